@@ -1,0 +1,39 @@
+//! `#[hotpath::main]`: a guard at the top of the body starts profiling and reports on drop.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::spec::MainArgs;
+
+pub(crate) fn main(args: MainArgs, item: TokenStream) -> TokenStream {
+    let mut function: syn::ItemFn = match syn::parse2(item.clone()) {
+        Ok(f) => f,
+        Err(e) => {
+            let mut out = item;
+            out.extend(syn::Error::new(e.span(), "#[hotpath::main] applies to a function").to_compile_error());
+            return out;
+        }
+    };
+    let name = function.sig.ident.to_string();
+    let mut config = quote! {
+        ::hotpath::__private::MainConfig::new(::core::concat!(::core::module_path!(), "::", #name))
+    };
+    if let Some(list) = args.percentiles {
+        config.extend(quote! { .percentiles(&[#(#list),*]) });
+    }
+    if let Some(format) = args.format {
+        config.extend(quote! { .format(#format) });
+    }
+    if let Some(limit) = args.limit {
+        let limit = limit as usize;
+        config.extend(quote! { .limit(#limit) });
+    }
+    if let Some(path) = args.output_path {
+        config.extend(quote! { .output_path(#path) });
+    }
+    let guard: syn::Stmt = syn::parse_quote! {
+        let __hotpath_main_guard = ::hotpath::__private::MainGuard::start(#config);
+    };
+    function.block.stmts.insert(0, guard);
+    quote! { #function }
+}

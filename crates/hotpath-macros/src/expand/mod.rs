@@ -1,0 +1,12 @@
+//! Instrumenting expansions, compiled only with the `hotpath` feature.
+//!
+//! Each expansion adds one `static` call site and one call into `::hotpath::__private`;
+//! everything else stays as the user wrote it.
+
+mod block;
+mod function;
+mod main_fn;
+
+pub(crate) use block::block;
+pub(crate) use function::{measure, measure_all};
+pub(crate) use main_fn::main;

@@ -1,0 +1,75 @@
+//! Procedural macros of [hotpath](https://docs.rs/hotpath); use them through the `hotpath` crate.
+//!
+//! Without the `hotpath` feature every macro returns its input unchanged and this crate
+//! depends on nothing but `proc_macro`. Arguments are validated in both modes by the
+//! same hand-written parser, so a typo is the same compile error either way.
+
+#![deny(missing_docs)]
+
+mod args;
+mod error;
+#[cfg(feature = "hotpath")]
+mod expand;
+mod spec;
+
+use proc_macro::TokenStream;
+
+/// Profiles the program from this function's start to its end; see `hotpath::main`.
+#[proc_macro_attribute]
+pub fn main(attr: TokenStream, item: TokenStream) -> TokenStream {
+    match spec::main_args(attr) {
+        Err(e) => error::with_item(&e, item),
+        #[cfg(feature = "hotpath")]
+        Ok(args) => expand::main(args, item.into()).into(),
+        #[cfg(not(feature = "hotpath"))]
+        Ok(_) => item,
+    }
+}
+
+/// Measures every call of a function or method; see `hotpath::measure`.
+#[proc_macro_attribute]
+pub fn measure(attr: TokenStream, item: TokenStream) -> TokenStream {
+    match spec::measure_args(attr).and_then(|label| spec::measured_item(&item).map(|()| label)) {
+        Err(e) => error::with_item(&e, item),
+        #[cfg(feature = "hotpath")]
+        Ok(label) => expand::measure(label, item.into()).into(),
+        #[cfg(not(feature = "hotpath"))]
+        Ok(_) => item,
+    }
+}
+
+/// Measures every function of an `impl` block or inline `mod`; see `hotpath::measure_all`.
+#[proc_macro_attribute]
+pub fn measure_all(attr: TokenStream, item: TokenStream) -> TokenStream {
+    match spec::no_args(attr, "#[hotpath::measure_all]").and_then(|()| spec::measured_container(&item)) {
+        Err(e) => error::with_item(&e, item),
+        #[cfg(feature = "hotpath")]
+        Ok(()) => expand::measure_all(item.into()).into(),
+        #[cfg(not(feature = "hotpath"))]
+        Ok(()) => item,
+    }
+}
+
+/// Excludes a function from an enclosing `#[hotpath::measure_all]`; see `hotpath::skip`.
+#[proc_macro_attribute]
+pub fn skip(attr: TokenStream, item: TokenStream) -> TokenStream {
+    match spec::no_args(attr, "#[hotpath::skip]") {
+        Err(e) => error::with_item(&e, item),
+        Ok(()) => item,
+    }
+}
+
+/// Measures one expression under a label; see `hotpath::measure_block`.
+#[proc_macro]
+pub fn measure_block(input: TokenStream) -> TokenStream {
+    match spec::block_args(input) {
+        Err(e) => e.to_tokens(),
+        #[cfg(feature = "hotpath")]
+        Ok((label, expr)) => expand::block(&label, expr.into()).into(),
+        #[cfg(not(feature = "hotpath"))]
+        Ok((_, expr)) => {
+            let group = proc_macro::Group::new(proc_macro::Delimiter::Parenthesis, expr);
+            proc_macro::TokenTree::from(group).into()
+        }
+    }
+}

@@ -1,0 +1,192 @@
+//! Which parameters each macro accepts, checked identically in both modes.
+
+use proc_macro::{Span, TokenStream, TokenTree};
+
+use crate::args::{self, Arg, Value};
+use crate::error::Error;
+
+/// Output formats `format = "..."` accepts, as the runtime names them.
+pub(crate) const FORMATS: [&str; 4] = ["table", "json", "json-pretty", "none"];
+
+/// Parameters of `#[hotpath::main]`.
+#[cfg_attr(not(feature = "hotpath"), allow(dead_code))]
+#[derive(Default)]
+pub(crate) struct MainArgs {
+    pub(crate) percentiles: Option<Vec<f64>>,
+    pub(crate) format: Option<String>,
+    pub(crate) limit: Option<u64>,
+    pub(crate) output_path: Option<String>,
+}
+
+pub(crate) fn main_args(tokens: TokenStream) -> Result<MainArgs, Error> {
+    let mut out = MainArgs::default();
+    for arg in args::parse(tokens)? {
+        match arg.name.as_str() {
+            "percentiles" => out.percentiles = Some(percentiles(&arg)?),
+            "format" => {
+                let f = string(&arg)?;
+                if !FORMATS.contains(&f.as_str()) {
+                    return Err(Error::new(
+                        arg.value_span,
+                        format!("unknown format {f:?}; expected one of {}", quoted(&FORMATS)),
+                    ));
+                }
+                out.format = Some(f);
+            }
+            "limit" => match arg.value {
+                Value::Int(n) => out.limit = Some(n),
+                ref other => return Err(wrong_kind(&arg, other, "a row count like `limit = 20` (0 shows all)")),
+            },
+            "output_path" => out.output_path = Some(string(&arg)?),
+            _ => return Err(unknown(&arg, "#[hotpath::main]", &["percentiles", "format", "limit", "output_path"])),
+        }
+    }
+    Ok(out)
+}
+
+/// `#[hotpath::measure]` takes an optional `label = "..."`.
+pub(crate) fn measure_args(tokens: TokenStream) -> Result<Option<String>, Error> {
+    let mut label = None;
+    for arg in args::parse(tokens)? {
+        match arg.name.as_str() {
+            "label" => label = Some(label_value(&arg)?),
+            _ => return Err(unknown(&arg, "#[hotpath::measure]", &["label"])),
+        }
+    }
+    Ok(label)
+}
+
+/// Attributes that take no parameters at all.
+pub(crate) fn no_args(tokens: TokenStream, macro_name: &str) -> Result<(), Error> {
+    match tokens.into_iter().next() {
+        None => Ok(()),
+        Some(tt) => Err(Error::new(tt.span(), format!("{macro_name} takes no parameters"))),
+    }
+}
+
+/// Splits `measure_block!("label", expr)` into the label and the expression tokens.
+pub(crate) fn block_args(tokens: TokenStream) -> Result<(String, TokenStream), Error> {
+    let mut chunks = args::split_top_level_commas(tokens.clone()).into_iter();
+    let usage = "expected `measure_block!(\"label\", expression)`";
+    let label = chunks.next().unwrap_or_default();
+    let label = match label.as_slice() {
+        [TokenTree::Literal(lit)] => match args::parse_string_literal(lit) {
+            Some(s) if !s.is_empty() => s,
+            _ => return Err(Error::new(lit.span(), "the label must be a non-empty string literal")),
+        },
+        [] => return Err(Error::new(Span::call_site(), usage)),
+        other => return Err(Error::new(other[0].span(), format!("the label must be a string literal; {usage}"))),
+    };
+    // The expression is everything after the first top-level comma, trailing comma dropped.
+    let mut seen_comma = false;
+    let mut expr: Vec<TokenTree> = tokens
+        .into_iter()
+        .skip_while(|tt| {
+            let before = !seen_comma;
+            if matches!(tt, TokenTree::Punct(p) if p.as_char() == ',') {
+                seen_comma = true;
+            }
+            before
+        })
+        .collect();
+    if matches!(expr.last(), Some(TokenTree::Punct(p)) if p.as_char() == ',') {
+        expr.pop();
+    }
+    if expr.is_empty() {
+        return Err(Error::new(Span::call_site(), usage));
+    }
+    Ok((label, expr.into_iter().collect()))
+}
+
+/// Checks, without `syn`, that `#[measure]` sits on a non-`const` function.
+pub(crate) fn measured_item(item: &TokenStream) -> Result<(), Error> {
+    for tt in item.clone() {
+        if let TokenTree::Ident(ident) = &tt {
+            match ident.to_string().as_str() {
+                "const" => return Err(Error::new(ident.span(), "a `const fn` cannot be measured")),
+                "fn" => return Ok(()),
+                _ => {}
+            }
+        }
+    }
+    Err(Error::new(first_ident_span(item), "#[hotpath::measure] applies to a function or method"))
+}
+
+/// Checks, without `syn`, that `#[measure_all]` sits on an `impl` block or a `mod`:
+/// the first keyword after attributes, visibility and `unsafe` must be one of them.
+pub(crate) fn measured_container(item: &TokenStream) -> Result<(), Error> {
+    let mut tokens = item.clone().into_iter().peekable();
+    while let Some(tt) = tokens.next() {
+        match &tt {
+            TokenTree::Punct(p) if p.as_char() == '#' => {
+                tokens.next(); // the attribute's [...] group
+            }
+            TokenTree::Ident(i) if i.to_string() == "pub" => {
+                if matches!(tokens.peek(), Some(TokenTree::Group(g)) if g.delimiter() == proc_macro::Delimiter::Parenthesis)
+                {
+                    tokens.next();
+                }
+            }
+            TokenTree::Ident(i) if i.to_string() == "unsafe" => {}
+            TokenTree::Ident(i) if i.to_string() == "impl" || i.to_string() == "mod" => return Ok(()),
+            _ => break,
+        }
+    }
+    Err(Error::new(first_ident_span(item), "#[hotpath::measure_all] applies to an `impl` block or a `mod`"))
+}
+
+/// Where an item starts, for errors about its kind (its first keyword or name).
+fn first_ident_span(item: &TokenStream) -> Span {
+    item.clone()
+        .into_iter()
+        .find_map(|tt| match tt {
+            TokenTree::Ident(i) if i.to_string() != "pub" => Some(i.span()),
+            _ => None,
+        })
+        .unwrap_or_else(Span::call_site)
+}
+
+fn label_value(arg: &Arg) -> Result<String, Error> {
+    let s = string(arg)?;
+    if s.is_empty() {
+        return Err(Error::new(arg.value_span, "the label must not be empty"));
+    }
+    Ok(s)
+}
+
+fn string(arg: &Arg) -> Result<String, Error> {
+    match &arg.value {
+        Value::Str(s) => Ok(s.clone()),
+        other => Err(wrong_kind(arg, other, "a string literal")),
+    }
+}
+
+fn percentiles(arg: &Arg) -> Result<Vec<f64>, Error> {
+    let Value::List(items) = &arg.value else {
+        return Err(wrong_kind(arg, &arg.value, "a list like `[50, 95, 99.9]`"));
+    };
+    if items.is_empty() {
+        return Err(Error::new(arg.value_span, "give at least one percentile, like `[50, 95, 99]`"));
+    }
+    for (p, span) in items {
+        if !(0.0..=100.0).contains(p) {
+            return Err(Error::new(*span, format!("percentile {p} is outside 0..=100")));
+        }
+    }
+    Ok(items.iter().map(|(p, _)| *p).collect())
+}
+
+fn wrong_kind(arg: &Arg, found: &Value, expected: &str) -> Error {
+    Error::new(arg.value_span, format!("`{}` expects {expected}, found {}", arg.name, found.kind()))
+}
+
+fn unknown(arg: &Arg, macro_name: &str, known: &[&str]) -> Error {
+    Error::new(
+        arg.name_span,
+        format!("unknown parameter `{}` for {macro_name}; expected one of {}", arg.name, quoted(known)),
+    )
+}
+
+fn quoted(names: &[&str]) -> String {
+    names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+}

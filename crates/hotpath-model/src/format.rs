@@ -1,0 +1,78 @@
+//! Human formatting of raw values, used only by the table printer.
+
+/// `850` → `"850 ns"`, `12_345` → `"12.35 µs"`, `1_500_000_000` → `"1.50 s"`.
+pub fn format_duration_ns(ns: u64) -> String {
+    const UNITS: [(u64, &str); 3] = [(1_000_000_000, "s"), (1_000_000, "ms"), (1_000, "µs")];
+    for (scale, unit) in UNITS {
+        if ns >= scale {
+            return format!("{:.2} {unit}", ns as f64 / scale as f64);
+        }
+    }
+    format!("{ns} ns")
+}
+
+/// `316` → `"316 B"`, `12_697` → `"12.4 KB"` (binary multiples, as `ps` and `top` show them).
+pub fn format_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["KB", "MB", "GB", "TB"];
+    if bytes < 1024 {
+        return format!("{bytes} B");
+    }
+    let mut value = bytes as f64 / 1024.0;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    format!("{value:.1} {}", UNITS[unit])
+}
+
+/// Counts with thousands separators: `1234567` → `"1,234,567"`.
+pub fn format_count(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `part / whole` as a percentage with one decimal, `-` when `whole` is zero.
+pub fn format_percent(part: u64, whole: u64) -> String {
+    if whole == 0 {
+        return "-".into();
+    }
+    format!("{:.1}%", part as f64 * 100.0 / whole as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(format_duration_ns(0), "0 ns");
+        assert_eq!(format_duration_ns(999), "999 ns");
+        assert_eq!(format_duration_ns(12_345), "12.35 µs");
+        assert_eq!(format_duration_ns(2_500_000), "2.50 ms");
+        assert_eq!(format_duration_ns(1_500_000_000), "1.50 s");
+    }
+
+    #[test]
+    fn bytes() {
+        assert_eq!(format_bytes(316), "316 B");
+        assert_eq!(format_bytes(12_697), "12.4 KB");
+        assert_eq!(format_bytes(1_887_437), "1.8 MB");
+    }
+
+    #[test]
+    fn counts_and_percent() {
+        assert_eq!(format_count(0), "0");
+        assert_eq!(format_count(1_234_567), "1,234,567");
+        assert_eq!(format_count(100), "100");
+        assert_eq!(format_percent(1, 3), "33.3%");
+        assert_eq!(format_percent(1, 0), "-");
+    }
+}

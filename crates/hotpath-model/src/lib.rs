@@ -1,0 +1,23 @@
+//! The report model of hotpath: one typed snapshot that every sink renders.
+//!
+//! The runtime builds a [`Report`] from its recorders; the table printer, the JSON
+//! writer, the live HTTP endpoints and `hotpath compare` all read the same types.
+//! Values are raw integers (nanoseconds, bytes, counts); only the table printer
+//! formats them for humans. The JSON form is versioned by [`SCHEMA_VERSION`] and
+//! documented in `docs/JSON_SCHEMA.md`.
+
+#![deny(missing_docs)]
+
+mod format;
+mod functions;
+mod percentiles;
+mod render;
+mod report;
+mod table;
+
+pub use format::{format_bytes, format_count, format_duration_ns, format_percent};
+pub use functions::{FunctionTiming, FunctionsTiming};
+pub use percentiles::{percentile_label, Percentiles};
+pub use render::render_table;
+pub use report::{Meta, Report, ReportError, SCHEMA_VERSION};
+pub use table::Table;

@@ -1,0 +1,70 @@
+//! Pins the JSON schema: a fixed report must serialize byte for byte as the golden
+//! file, and the golden file must parse back to the same report. A change here is a
+//! schema change: bump SCHEMA_VERSION if it is not purely additive, update
+//! docs/JSON_SCHEMA.md, then regenerate with `UPDATE_GOLDEN=1 cargo test -p hotpath-model`.
+
+use hotpath_model::{FunctionTiming, FunctionsTiming, Percentiles, Report, SCHEMA_VERSION};
+
+fn sample() -> Report {
+    let mut report = Report::default();
+    report.schema_version = SCHEMA_VERSION;
+    let meta = &mut report.meta;
+    meta.hotpath_version = "0.23.0".into();
+    meta.caller = "demo::main".into();
+    meta.pid = 4242;
+    meta.started_unix_ms = 1_790_000_000_000;
+    meta.wall_ns = 1_250_000_000;
+    meta.ended_by = "main_returned".into();
+    meta.percentiles = vec![50.0, 95.0, 99.9];
+    meta.limit = 15;
+    meta.focus = Some("/^demo::/".into());
+    meta.clock = "tsc".into();
+    meta.dropped = 0;
+    meta.warnings = vec!["HOTPATH_LIMIT=\"x\" is not a row count (0 shows all); using 15".into()];
+
+    let mut sync = FunctionTiming::default();
+    sync.name = "demo::parse".into();
+    sync.file = "examples/demo.rs".into();
+    sync.line = 42;
+    sync.calls = 1000;
+    sync.total_ns = 5_000_000;
+    sync.self_ns = 4_000_000;
+    sync.avg_ns = 5_000;
+    sync.min_ns = 3_100;
+    sync.max_ns = 91_000;
+    sync.percentiles_ns = Percentiles(vec![(50.0, 4_800), (95.0, 7_900), (99.9, 88_000)]);
+
+    let mut future = FunctionTiming::default();
+    future.name = "demo::fetch".into();
+    future.file = "examples/demo.rs".into();
+    future.line = 77;
+    future.is_async = true;
+    future.calls = 20;
+    future.cancelled = 1;
+    future.polls = 60;
+    future.busy_ns = 300_000;
+    future.total_ns = 200_000_000;
+    future.self_ns = 250_000;
+    future.avg_ns = 10_000_000;
+    future.min_ns = 9_000_000;
+    future.max_ns = 12_000_000;
+    future.percentiles_ns = Percentiles(vec![(50.0, 10_000_000), (95.0, 11_800_000), (99.9, 12_000_000)]);
+
+    let mut section = FunctionsTiming::default();
+    section.total_functions = 7;
+    section.rows = vec![future, sync];
+    report.functions_timing = Some(section);
+    report
+}
+
+#[test]
+fn schema_matches_the_golden_file() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/report_v1.json");
+    let actual = sample().to_json(true) + "\n";
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(path, &actual).unwrap();
+    }
+    let golden = std::fs::read_to_string(path).unwrap();
+    assert_eq!(actual, golden, "JSON schema changed; see this file's header");
+    assert_eq!(Report::from_json(&golden).unwrap(), sample());
+}

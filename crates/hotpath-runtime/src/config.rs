@@ -1,0 +1,263 @@
+//! Typed configuration from one source: the `#[hotpath::main]` parameters, then the
+//! `HOTPATH_*` environment overlay on top. A bad environment value is one warning
+//! line and the value from the parameters (or the default) is kept.
+
+use std::path::PathBuf;
+use std::str::FromStr;
+
+/// Percentile columns when none are configured.
+pub(crate) const DEFAULT_PERCENTILES: [f64; 3] = [50.0, 95.0, 99.0];
+/// Rows per section when no limit is configured.
+pub(crate) const DEFAULT_LIMIT: usize = 15;
+
+/// The parameters of `#[hotpath::main]`, built by the macro expansion.
+#[derive(Clone, Debug)]
+pub struct MainConfig {
+    caller: &'static str,
+    percentiles: Option<&'static [f64]>,
+    format: Option<&'static str>,
+    limit: Option<usize>,
+    output_path: Option<&'static str>,
+}
+
+impl MainConfig {
+    /// Configuration for a program whose main function is `caller`.
+    pub const fn new(caller: &'static str) -> Self {
+        Self { caller, percentiles: None, format: None, limit: None, output_path: None }
+    }
+
+    /// Percentile columns, each in 0..=100.
+    pub const fn percentiles(mut self, percentiles: &'static [f64]) -> Self {
+        self.percentiles = Some(percentiles);
+        self
+    }
+
+    /// `table`, `json`, `json-pretty` or `none`.
+    pub const fn format(mut self, format: &'static str) -> Self {
+        self.format = Some(format);
+        self
+    }
+
+    /// Rows per section; 0 shows all.
+    pub const fn limit(mut self, limit: usize) -> Self {
+        self.limit = Some(limit);
+        self
+    }
+
+    /// Writes the report to this file instead of standard output.
+    pub const fn output_path(mut self, path: &'static str) -> Self {
+        self.output_path = Some(path);
+        self
+    }
+
+    pub(crate) fn caller(&self) -> &'static str {
+        self.caller
+    }
+}
+
+/// How the final report is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Format {
+    Table,
+    Json,
+    JsonPretty,
+    None,
+}
+
+impl FromStr for Format {
+    type Err = ();
+    fn from_str(s: &str) -> Result<Self, ()> {
+        match s {
+            "table" => Ok(Self::Table),
+            "json" => Ok(Self::Json),
+            "json-pretty" => Ok(Self::JsonPretty),
+            "none" => Ok(Self::None),
+            _ => Err(()),
+        }
+    }
+}
+
+impl Format {
+    fn name(self) -> &'static str {
+        match self {
+            Self::Table => "table",
+            Self::Json => "json",
+            Self::JsonPretty => "json-pretty",
+            Self::None => "none",
+        }
+    }
+}
+
+/// Which rows to keep: a substring, or a regular expression written `/like this/`.
+#[derive(Clone, Debug)]
+pub(crate) enum Focus {
+    Text(String),
+    Pattern(regex_lite::Regex),
+}
+
+impl FromStr for Focus {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.strip_prefix('/').and_then(|r| r.strip_suffix('/')) {
+            Some(pattern) if s.len() >= 2 => {
+                regex_lite::Regex::new(pattern).map(Self::Pattern).map_err(|e| format!("is not a valid regex ({e})"))
+            }
+            _ if s.is_empty() => Err("is empty".into()),
+            _ => Ok(Self::Text(s.to_string())),
+        }
+    }
+}
+
+impl Focus {
+    pub(crate) fn matches(&self, name: &str) -> bool {
+        match self {
+            Self::Text(t) => name.contains(t.as_str()),
+            Self::Pattern(r) => r.is_match(name),
+        }
+    }
+
+    pub(crate) fn as_string(&self) -> String {
+        match self {
+            Self::Text(t) => t.clone(),
+            Self::Pattern(r) => format!("/{}/", r.as_str()),
+        }
+    }
+}
+
+/// The resolved configuration of a profiling session.
+#[derive(Clone, Debug)]
+pub(crate) struct Config {
+    pub(crate) caller: String,
+    pub(crate) percentiles: Vec<f64>,
+    pub(crate) format: Format,
+    pub(crate) limit: usize,
+    pub(crate) output_path: Option<PathBuf>,
+    pub(crate) focus: Option<Focus>,
+    pub(crate) allow_tsc: bool,
+}
+
+impl Config {
+    /// Parameters first, then the environment read through `env`; returns the
+    /// configuration and one warning per rejected environment value.
+    pub(crate) fn resolve(main: &MainConfig, env: impl Fn(&str) -> Option<String>) -> (Self, Vec<String>) {
+        let mut config = Self {
+            caller: main.caller.to_string(),
+            percentiles: main.percentiles.map_or_else(|| DEFAULT_PERCENTILES.to_vec(), <[f64]>::to_vec),
+            format: main.format.and_then(|f| f.parse().ok()).unwrap_or(Format::Table),
+            limit: main.limit.unwrap_or(DEFAULT_LIMIT),
+            output_path: main.output_path.map(PathBuf::from),
+            focus: None,
+            allow_tsc: true,
+        };
+        let mut warnings = Vec::new();
+        let mut warn = |name: &str, value: &str, problem: &str, kept: String| {
+            warnings.push(format!("{name}={value:?} {problem}; using {kept}"));
+        };
+        if let Some(v) = env("HOTPATH_OUTPUT_FORMAT") {
+            match v.parse() {
+                Ok(f) => config.format = f,
+                Err(()) => warn(
+                    "HOTPATH_OUTPUT_FORMAT",
+                    &v,
+                    "is not one of table, json, json-pretty, none",
+                    config.format.name().into(),
+                ),
+            }
+        }
+        if let Some(v) = env("HOTPATH_OUTPUT_PATH") {
+            if v.trim().is_empty() {
+                warn("HOTPATH_OUTPUT_PATH", &v, "is empty", "standard output".into());
+            } else {
+                config.output_path = Some(PathBuf::from(v));
+            }
+        }
+        if let Some(v) = env("HOTPATH_LIMIT") {
+            match v.trim().parse() {
+                Ok(n) => config.limit = n,
+                Err(_) => warn("HOTPATH_LIMIT", &v, "is not a row count (0 shows all)", config.limit.to_string()),
+            }
+        }
+        if let Some(v) = env("HOTPATH_PERCENTILES") {
+            match parse_percentiles(&v) {
+                Some(p) => config.percentiles = p,
+                None => warn(
+                    "HOTPATH_PERCENTILES",
+                    &v,
+                    "is not a comma-separated list of numbers in 0..=100",
+                    format!("{:?}", config.percentiles),
+                ),
+            }
+        }
+        if let Some(v) = env("HOTPATH_FOCUS") {
+            match v.parse() {
+                Ok(focus) => config.focus = Some(focus),
+                Err(problem) => warn("HOTPATH_FOCUS", &v, &problem, "no focus filter".into()),
+            }
+        }
+        if let Some(v) = env("HOTPATH_CLOCK") {
+            match v.as_str() {
+                "tsc" => config.allow_tsc = true,
+                "monotonic" => config.allow_tsc = false,
+                _ => warn("HOTPATH_CLOCK", &v, "is not tsc or monotonic", "tsc where invariant".into()),
+            }
+        }
+        (config, warnings)
+    }
+}
+
+fn parse_percentiles(text: &str) -> Option<Vec<f64>> {
+    let list: Vec<f64> = text.split(',').map(|p| p.trim().parse().ok()).collect::<Option<_>>()?;
+    let valid = !list.is_empty() && list.iter().all(|p| (0.0..=100.0).contains(p));
+    valid.then_some(list)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn resolve(main: MainConfig, vars: &[(&str, &str)]) -> (Config, Vec<String>) {
+        Config::resolve(&main, |k| vars.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string()))
+    }
+
+    #[test]
+    fn parameters_then_environment() {
+        let main = MainConfig::new("app::main").format("json").limit(3).percentiles(&[50.0]);
+        let (c, w) = resolve(main.clone(), &[]);
+        assert_eq!((c.format, c.limit, c.percentiles.clone()), (Format::Json, 3, vec![50.0]));
+        assert!(w.is_empty());
+        let (c, w) = resolve(main, &[("HOTPATH_OUTPUT_FORMAT", "table"), ("HOTPATH_LIMIT", "0")]);
+        assert_eq!((c.format, c.limit), (Format::Table, 0));
+        assert!(w.is_empty());
+    }
+
+    #[test]
+    fn bad_values_warn_and_keep_the_default() {
+        let (c, w) = resolve(
+            MainConfig::new("m"),
+            &[
+                ("HOTPATH_LIMIT", "abc"),
+                ("HOTPATH_OUTPUT_FORMAT", "xml"),
+                ("HOTPATH_FOCUS", "/[/"),
+                ("HOTPATH_PERCENTILES", "50,101"),
+                ("HOTPATH_CLOCK", "sundial"),
+            ],
+        );
+        assert_eq!(c.limit, DEFAULT_LIMIT);
+        assert_eq!(c.format, Format::Table);
+        assert!(c.focus.is_none());
+        assert_eq!(c.percentiles, DEFAULT_PERCENTILES);
+        assert_eq!(w.len(), 5);
+        assert_eq!(w[0], "HOTPATH_OUTPUT_FORMAT=\"xml\" is not one of table, json, json-pretty, none; using table");
+        assert_eq!(w[1], "HOTPATH_LIMIT=\"abc\" is not a row count (0 shows all); using 15");
+        assert!(w.iter().all(|l| !l.contains('\n')));
+    }
+
+    #[test]
+    fn focus_text_or_regex() {
+        let text: Focus = "parse".parse().unwrap();
+        assert!(text.matches("app::parse_line") && !text.matches("app::main"));
+        let re: Focus = "/^app::(a|b)$/".parse().unwrap();
+        assert!(re.matches("app::a") && !re.matches("app::ab"));
+        assert_eq!(re.as_string(), "/^app::(a|b)$/");
+    }
+}

@@ -1,0 +1,163 @@
+//! One function's numbers on one thread.
+
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+
+use crate::histogram::{Histogram, LocalHistogram};
+
+/// Adds to a counter that only the owning thread writes: a plain load and store,
+/// never a locked read-modify-write.
+#[inline(always)]
+pub(crate) fn bump(counter: &AtomicU64, by: u64) {
+    counter.store(counter.load(Relaxed).wrapping_add(by), Relaxed);
+}
+
+/// Per-thread record of one site. Written only by its thread; read by the collector.
+pub(crate) struct SiteCell {
+    calls: AtomicU64,
+    /// Sum of per-call inclusive durations (the numerator of Avg).
+    sum: AtomicU64,
+    /// Inclusive time of outermost calls only (recursion counted once).
+    total: AtomicU64,
+    /// Exclusive time: inclusive minus nested measured calls, polls only for async.
+    self_time: AtomicU64,
+    min: AtomicU64,
+    max: AtomicU64,
+    cancelled: AtomicU64,
+    /// Async only: polls, and time spent inside them.
+    polls: AtomicU64,
+    busy: AtomicU64,
+    /// Calls of this site currently on this thread's stack; owner-only.
+    depth: AtomicU32,
+    histogram: LocalHistogram,
+}
+
+impl SiteCell {
+    pub(crate) const fn new() -> Self {
+        Self {
+            calls: AtomicU64::new(0),
+            sum: AtomicU64::new(0),
+            total: AtomicU64::new(0),
+            self_time: AtomicU64::new(0),
+            min: AtomicU64::new(u64::MAX),
+            max: AtomicU64::new(0),
+            cancelled: AtomicU64::new(0),
+            polls: AtomicU64::new(0),
+            busy: AtomicU64::new(0),
+            depth: AtomicU32::new(0),
+            histogram: LocalHistogram::new(),
+        }
+    }
+
+    /// Marks a sync call as started; recursion depth decides what counts as outermost.
+    #[inline(always)]
+    pub(crate) fn enter(&self) {
+        self.depth.store(self.depth.load(Relaxed) + 1, Relaxed);
+    }
+
+    /// Ends a sync call begun with [`enter`](Self::enter).
+    #[inline(always)]
+    pub(crate) fn exit(&self, elapsed: u64, self_time: u64) {
+        let depth = self.depth.load(Relaxed) - 1;
+        self.depth.store(depth, Relaxed);
+        if depth == 0 {
+            bump(&self.total, elapsed);
+        }
+        bump(&self.self_time, self_time);
+        self.complete(elapsed);
+    }
+
+    /// Accounts one poll of an async call: its duration and exclusive time.
+    #[inline(always)]
+    pub(crate) fn add_poll(&self, elapsed: u64, self_time: u64) {
+        bump(&self.polls, 1);
+        bump(&self.busy, elapsed);
+        bump(&self.self_time, self_time);
+    }
+
+    /// Ends an async call: `wall` spans first poll to ready.
+    #[inline(always)]
+    pub(crate) fn complete_async(&self, wall: u64) {
+        bump(&self.total, wall);
+        self.complete(wall);
+    }
+
+    #[inline(always)]
+    fn complete(&self, elapsed: u64) {
+        bump(&self.calls, 1);
+        bump(&self.sum, elapsed);
+        if elapsed < self.min.load(Relaxed) {
+            self.min.store(elapsed, Relaxed);
+        }
+        if elapsed > self.max.load(Relaxed) {
+            self.max.store(elapsed, Relaxed);
+        }
+        self.histogram.record(elapsed);
+    }
+
+    /// An async call dropped before it completed.
+    pub(crate) fn cancel(&self) {
+        bump(&self.cancelled, 1);
+    }
+}
+
+/// A site's numbers merged over threads, in ticks.
+#[derive(Clone)]
+pub(crate) struct SiteTotals {
+    pub(crate) calls: u64,
+    pub(crate) sum: u64,
+    pub(crate) total: u64,
+    pub(crate) self_time: u64,
+    pub(crate) min: u64,
+    pub(crate) max: u64,
+    pub(crate) cancelled: u64,
+    pub(crate) polls: u64,
+    pub(crate) busy: u64,
+    pub(crate) histogram: Histogram,
+}
+
+impl Default for SiteTotals {
+    fn default() -> Self {
+        Self {
+            calls: 0,
+            sum: 0,
+            total: 0,
+            self_time: 0,
+            min: u64::MAX,
+            max: 0,
+            cancelled: 0,
+            polls: 0,
+            busy: 0,
+            histogram: Histogram::default(),
+        }
+    }
+}
+
+impl SiteTotals {
+    /// Adds one thread's cell.
+    pub(crate) fn add_cell(&mut self, cell: &SiteCell) {
+        self.calls += cell.calls.load(Relaxed);
+        self.sum += cell.sum.load(Relaxed);
+        self.total += cell.total.load(Relaxed);
+        self.self_time += cell.self_time.load(Relaxed);
+        self.min = self.min.min(cell.min.load(Relaxed));
+        self.max = self.max.max(cell.max.load(Relaxed));
+        self.cancelled += cell.cancelled.load(Relaxed);
+        self.polls += cell.polls.load(Relaxed);
+        self.busy += cell.busy.load(Relaxed);
+        self.histogram.merge_local(&cell.histogram);
+    }
+
+    /// Adds another total.
+    pub(crate) fn add(&mut self, other: &SiteTotals) {
+        self.calls += other.calls;
+        self.sum += other.sum;
+        self.total += other.total;
+        self.self_time += other.self_time;
+        self.min = self.min.min(other.min);
+        self.max = self.max.max(other.max);
+        self.cancelled += other.cancelled;
+        self.polls += other.polls;
+        self.busy += other.busy;
+        self.histogram.merge(&other.histogram);
+    }
+}

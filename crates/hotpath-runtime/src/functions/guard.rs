@@ -1,0 +1,54 @@
+//! The sync frame: created as the first statement of a measured function, dropped
+//! when it returns, unwinds or breaks out.
+
+use crate::functions::{FnSite, SiteCell};
+use crate::thread::{self, ThreadRecorder};
+use crate::{clock, session};
+
+/// Times one call of a sync function. Not `Send`: it must end on its own thread.
+pub struct FnGuard {
+    recorder: *const ThreadRecorder,
+    cell: *const SiteCell,
+    saved: u64,
+    start: u64,
+}
+
+impl FnGuard {
+    /// Starts timing a call of `site` on this thread.
+    #[inline(always)]
+    pub fn enter(site: &'static FnSite) -> Self {
+        if !session::enabled() {
+            return Self::inactive();
+        }
+        let recorder = thread::current();
+        // SAFETY: a non-null recorder is valid on this thread until its exit hook runs,
+        // which cannot happen while this frame is on the stack.
+        let Some(cell) = (unsafe { recorder.as_ref() }).and_then(|r| r.cell(site.id())) else {
+            session::count_dropped();
+            return Self::inactive();
+        };
+        cell.enter();
+        // SAFETY: as above.
+        let saved = unsafe { &*recorder }.push_frame();
+        Self { recorder, cell, saved, start: clock::now() }
+    }
+
+    #[inline(always)]
+    fn inactive() -> Self {
+        Self { recorder: std::ptr::null(), cell: std::ptr::null(), saved: 0, start: 0 }
+    }
+}
+
+impl Drop for FnGuard {
+    #[inline(always)]
+    fn drop(&mut self) {
+        if self.cell.is_null() {
+            return;
+        }
+        let elapsed = clock::now().saturating_sub(self.start);
+        // SAFETY: set together in `enter` from this thread's live recorder.
+        let (recorder, cell) = unsafe { (&*self.recorder, &*self.cell) };
+        let self_time = recorder.pop_frame(self.saved, elapsed);
+        cell.exit(elapsed, self_time);
+    }
+}

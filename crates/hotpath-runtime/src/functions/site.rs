@@ -1,0 +1,125 @@
+//! Call sites of measured functions: one `static FnSite` per annotated item,
+//! registered on its first call and identified by a dense id from then on.
+
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use std::sync::Mutex;
+
+use crate::sync::lock;
+
+/// How a site is named in reports.
+#[derive(Clone, Copy, Debug)]
+pub enum SiteName {
+    /// A label given by the user.
+    Label(&'static str),
+    /// The function's path, read from the type name of an item nested in it.
+    Path(fn() -> &'static str),
+}
+
+/// Static metadata of one measured function or block, emitted by the macros.
+pub struct FnSite {
+    id: AtomicU32,
+    name: SiteName,
+    file: &'static str,
+    line: u32,
+    is_async: bool,
+}
+
+/// Registered sites in id order; index 0 is unused so that id 0 means "unregistered".
+static SITES: Mutex<Vec<&'static FnSite>> = Mutex::new(Vec::new());
+
+impl FnSite {
+    /// A site; `const` so the macros can place it in a `static`.
+    pub const fn new(name: SiteName, file: &'static str, line: u32, is_async: bool) -> Self {
+        Self { id: AtomicU32::new(0), name, file, line, is_async }
+    }
+
+    /// The site's id, registering it on first use.
+    #[inline(always)]
+    pub(crate) fn id(&'static self) -> u32 {
+        match self.id.load(Relaxed) {
+            0 => self.register(),
+            id => id,
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn register(&'static self) -> u32 {
+        let mut sites = lock(&SITES);
+        // Another thread may have registered this site while we waited for the lock.
+        let id = self.id.load(Relaxed);
+        if id != 0 {
+            return id;
+        }
+        if sites.is_empty() {
+            sites.push(self); // placeholder for id 0
+        }
+        let id = sites.len() as u32;
+        sites.push(self);
+        self.id.store(id, Relaxed);
+        id
+    }
+
+    /// Display name: the label, or the cleaned-up function path.
+    pub(crate) fn name(&self) -> String {
+        match self.name {
+            SiteName::Label(label) => label.to_string(),
+            SiteName::Path(f) => clean_path(f()),
+        }
+    }
+
+    pub(crate) fn file(&self) -> &'static str {
+        self.file
+    }
+
+    pub(crate) fn line(&self) -> u32 {
+        self.line
+    }
+
+    pub(crate) fn is_async(&self) -> bool {
+        self.is_async
+    }
+}
+
+/// Every registered site, indexed by id (index 0 is a placeholder).
+pub(crate) fn registered() -> Vec<&'static FnSite> {
+    lock(&SITES).clone()
+}
+
+/// `app::Foo<_>::run::{{closure}}::__HOTPATH_SITE::__hotpath_fn_name` → `app::Foo::run`.
+fn clean_path(raw: &str) -> String {
+    let path = raw.strip_suffix("::__hotpath_fn_name").unwrap_or(raw);
+    let path = path.strip_suffix("::__HOTPATH_SITE").unwrap_or(path);
+    let path = path.replace("::{{closure}}", "");
+    let mut out = String::with_capacity(path.len());
+    let mut rest = path.as_str();
+    // Drop inferred generic arguments such as `<_>` and `<_, _>`, keep real ones.
+    while let Some(start) = rest.find("<_") {
+        let tail = &rest[start..];
+        match tail.find('>') {
+            Some(end) if tail[1..end].split(',').all(|a| a.trim() == "_") => {
+                out.push_str(&rest[..start]);
+                rest = &tail[end + 1..];
+            }
+            _ => {
+                out.push_str(&rest[..start + 2]);
+                rest = &tail[2..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::clean_path;
+
+    #[test]
+    fn cleans_type_name_paths() {
+        assert_eq!(clean_path("app::work::__HOTPATH_SITE::__hotpath_fn_name"), "app::work");
+        assert_eq!(clean_path("app::Foo<_>::run::{{closure}}::__hotpath_fn_name"), "app::Foo::run");
+        assert_eq!(clean_path("<app::Foo<_, _> as app::Tr>::t::__hotpath_fn_name"), "<app::Foo as app::Tr>::t");
+        assert_eq!(clean_path("app::Foo<u8>::run"), "app::Foo<u8>::run");
+    }
+}

@@ -1,0 +1,153 @@
+//! The profiling session: started by the `#[hotpath::main]` guard, reported once,
+//! whichever comes first of main returning, main panicking, a signal or `process::exit`.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::OnceLock;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use hotpath_model::{Report, SCHEMA_VERSION};
+
+use crate::config::{Config, MainConfig};
+use crate::{clock, functions, output, thread};
+
+/// The runtime switch every instrument reads first (one relaxed load).
+static ENABLED: AtomicBool = AtomicBool::new(false);
+static STARTED: AtomicBool = AtomicBool::new(false);
+static FINISHED: AtomicBool = AtomicBool::new(false);
+static DROPPED: AtomicU64 = AtomicU64::new(0);
+static SESSION: OnceLock<Session> = OnceLock::new();
+
+struct Session {
+    config: Config,
+    started: Instant,
+    started_unix_ms: u64,
+    warnings: Vec<String>,
+}
+
+/// True between the start of the session and its report.
+#[inline(always)]
+pub(crate) fn enabled() -> bool {
+    ENABLED.load(Ordering::Relaxed)
+}
+
+/// Counts a measurement that could not be recorded.
+#[cold]
+pub(crate) fn count_dropped() {
+    DROPPED.fetch_add(1, Ordering::Relaxed);
+}
+
+/// Why the report is being produced.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum End {
+    MainReturned,
+    Panic,
+    Signal,
+    ProcessExit,
+    Live,
+}
+
+impl End {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::MainReturned => "main_returned",
+            Self::Panic => "panic",
+            Self::Signal => "signal",
+            Self::ProcessExit => "process_exit",
+            Self::Live => "live",
+        }
+    }
+}
+
+/// Profiles the program while alive; prints the report when dropped.
+///
+/// Created by `#[hotpath::main]`. Only the first guard of a process starts a
+/// session; later ones do nothing.
+#[must_use = "profiling stops and the report is printed when the guard is dropped"]
+pub struct MainGuard {
+    owner: bool,
+}
+
+impl MainGuard {
+    /// Starts the session: resolves configuration, picks the clock, installs the
+    /// signal and exit hooks, then turns recording on.
+    pub fn start(main: MainConfig) -> Self {
+        if STARTED.swap(true, Ordering::AcqRel) {
+            output::warn(&format!(
+                "profiling is already running; the #[hotpath::main] on {} is ignored",
+                main.caller()
+            ));
+            return Self { owner: false };
+        }
+        let (config, warnings) = Config::resolve(&main, |name| std::env::var(name).ok());
+        warnings.iter().for_each(|w| output::warn(w));
+        clock::init(config.allow_tsc);
+        let started_unix_ms = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
+        let _ = SESSION.set(Session { config, started: Instant::now(), started_unix_ms, warnings });
+        ENABLED.store(true, Ordering::Release);
+        #[cfg(unix)]
+        crate::signals::install();
+        Self { owner: true }
+    }
+}
+
+impl Drop for MainGuard {
+    fn drop(&mut self) {
+        if self.owner {
+            finish(if std::thread::panicking() { End::Panic } else { End::MainReturned });
+        }
+    }
+}
+
+/// Writes the final report once; later calls do nothing.
+pub(crate) fn finish(end: End) {
+    if FINISHED.swap(true, Ordering::AcqRel) {
+        return;
+    }
+    let Some(session) = SESSION.get() else { return };
+    let written = catch_unwind(AssertUnwindSafe(|| {
+        let report = build(session, end);
+        ENABLED.store(false, Ordering::Release);
+        output::emit(&report, &session.config);
+    }));
+    if written.is_err() {
+        output::warn("internal error while writing the report; it was skipped");
+    }
+}
+
+/// A report of everything measured so far, or `None` before the session starts.
+pub fn snapshot() -> Option<Report> {
+    SESSION.get().map(|s| build(s, End::Live))
+}
+
+fn build(session: &Session, end: End) -> Report {
+    let wall = session.started.elapsed();
+    let totals = thread::collect();
+    // Calibration may wait up to 1 ms; skip it when there is nothing to convert.
+    let measured = totals.iter().any(|t| t.calls + t.cancelled > 0);
+    let ratio = if measured { clock::ns_per_tick() } else { 1.0 };
+    let config = &session.config;
+    let mut report = Report::default();
+    report.schema_version = SCHEMA_VERSION;
+    let meta = &mut report.meta;
+    meta.hotpath_version = env!("CARGO_PKG_VERSION").to_string();
+    meta.caller = config.caller.clone();
+    meta.pid = std::process::id();
+    meta.started_unix_ms = session.started_unix_ms;
+    meta.wall_ns = wall.as_nanos() as u64;
+    meta.ended_by = end.as_str().to_string();
+    meta.percentiles = config.percentiles.clone();
+    meta.limit = config.limit;
+    meta.focus = config.focus.as_ref().map(|f| f.as_string());
+    meta.clock = clock::source().to_string();
+    meta.dropped = DROPPED.load(Ordering::Relaxed);
+    meta.warnings = session.warnings.clone();
+    report.functions_timing = functions::section(&totals, ratio, config);
+    report
+}
+
+/// Ends the session from a signal or `process::exit`.
+#[cfg(unix)]
+pub(crate) fn finish_from(end: End) {
+    finish(end);
+}

@@ -1,0 +1,139 @@
+//! Measurement loops shared by this crate's `overhead` bench and the hotpath 0.30.3
+//! comparison crate in `bench/hotpath-0303`, so both run exactly the same code.
+//!
+//! Modes (first argument):
+//! - `overhead [ITERATIONS]`: ns per call for a bare clock pair, a plain call and a measured call
+//! - `cpu CALLS`: process CPU time (all threads) per measured call, session end included,
+//!   so work a profiler defers to a background thread is counted too
+//! - `memory CALLS THREADS`: peak RSS after CALLS measured calls split over THREADS
+//! - `startup`: time to create the profiling session (what `#[hotpath::main]` runs first)
+
+use std::any::Any;
+use std::hint::black_box;
+use std::time::Instant;
+
+/// What a harness user provides.
+pub(crate) struct Subject {
+    /// Name printed with the results.
+    pub(crate) name: &'static str,
+    /// An empty measured function.
+    pub(crate) measured: fn(u64) -> u64,
+    /// Starts a profiling session with report output off; dropped to end it.
+    pub(crate) start: fn() -> Box<dyn Any>,
+}
+
+#[inline(never)]
+fn plain(x: u64) -> u64 {
+    black_box(x)
+}
+
+#[inline(never)]
+fn clock_pair(x: u64) -> u64 {
+    let start = read_clock();
+    let x = black_box(x);
+    black_box(read_clock().wrapping_sub(start));
+    x
+}
+
+#[inline(always)]
+fn read_clock() -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: RDTSC has no preconditions on x86_64.
+        unsafe { core::arch::x86_64::_rdtsc() }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        Instant::now().elapsed().as_nanos() as u64
+    }
+}
+
+/// Best of seven rounds, in nanoseconds per call.
+fn per_call(iterations: u64, f: fn(u64) -> u64) -> f64 {
+    (0..7)
+        .map(|_| {
+            let start = Instant::now();
+            let mut acc = 0u64;
+            for i in 0..iterations {
+                acc = acc.wrapping_add(f(i));
+            }
+            black_box(acc);
+            start.elapsed().as_nanos() as f64 / iterations as f64
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// CPU time consumed by the whole process so far, in nanoseconds.
+fn process_cpu_ns() -> u64 {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: writes into a live timespec.
+    unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
+
+/// Peak resident set size of this process, in KiB (Linux `VmHWM`).
+fn peak_rss_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).map(str::to_owned))
+        .and_then(|l| l.split_whitespace().nth(1).and_then(|v| v.parse().ok()))
+        .unwrap_or(0)
+}
+
+/// Runs the mode named on the command line and prints `key value` lines.
+pub(crate) fn run(subject: Subject) {
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let number = |i: usize, default: u64| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default);
+    match args.first().map(String::as_str).unwrap_or("overhead") {
+        "memory" => {
+            let (calls, threads) = (number(1, 1_000_000), number(2, 1));
+            let session = (subject.start)();
+            let rss_before = peak_rss_kib();
+            std::thread::scope(|s| {
+                for _ in 0..threads {
+                    s.spawn(|| {
+                        for i in 0..calls / threads {
+                            black_box((subject.measured)(i));
+                        }
+                    });
+                }
+            });
+            drop(session);
+            println!(
+                "{} memory calls={calls} threads={threads} peak_rss_kib={} before_kib={rss_before}",
+                subject.name,
+                peak_rss_kib()
+            );
+        }
+        "cpu" => {
+            let calls = number(1, 10_000_000);
+            let before = process_cpu_ns();
+            let session = (subject.start)();
+            let mut acc = 0u64;
+            for i in 0..calls {
+                acc = acc.wrapping_add((subject.measured)(i));
+            }
+            black_box(acc);
+            drop(session);
+            let per_call = (process_cpu_ns() - before) as f64 / calls as f64;
+            println!("{} cpu calls={calls} cpu_ns_per_call={per_call:.2}", subject.name);
+        }
+        "startup" => {
+            let start = Instant::now();
+            let session = (subject.start)();
+            let elapsed = start.elapsed();
+            black_box((subject.measured)(1));
+            drop(session);
+            println!("{} startup_us={:.1}", subject.name, elapsed.as_nanos() as f64 / 1000.0);
+        }
+        _ => {
+            let iterations = number(1, 10_000_000);
+            let session = (subject.start)();
+            let clock = per_call(iterations, clock_pair);
+            let plain = per_call(iterations, plain);
+            let measured = per_call(iterations, subject.measured);
+            drop(session);
+            println!("{} clock_pair_ns={clock:.2} plain_ns={plain:.2} measured_ns={measured:.2}", subject.name);
+        }
+    }
+}

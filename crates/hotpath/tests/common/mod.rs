@@ -1,0 +1,70 @@
+//! Helpers shared by the integration tests: locating and running the scenario
+//! programs that `cargo test` builds as examples, and reading their reports.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// Path of an example binary built for this test run (target/<profile>/examples/NAME).
+pub(crate) fn example(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().expect("test binary path");
+    let profile_dir = exe.parent().and_then(|deps| deps.parent()).expect("target/<profile>");
+    let path = profile_dir.join("examples").join(name);
+    assert!(path.exists(), "{} was not built; run through `cargo test`", path.display());
+    path
+}
+
+/// A command for an example, with every HOTPATH_* variable of the caller removed.
+pub(crate) fn command(name: &str) -> Command {
+    let mut cmd = Command::new(example(name));
+    for (key, _) in std::env::vars() {
+        if key.starts_with("HOTPATH_") {
+            cmd.env_remove(key);
+        }
+    }
+    cmd
+}
+
+/// Runs to completion and returns the output.
+pub(crate) fn run(cmd: &mut Command) -> Output {
+    cmd.output().expect("example runs")
+}
+
+pub(crate) fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+pub(crate) fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The JSON report printed on stdout (the last line that parses as a report).
+pub(crate) fn json_report(out: &Output) -> serde_json::Value {
+    stdout(out)
+        .lines()
+        .rev()
+        .find_map(|l| serde_json::from_str::<serde_json::Value>(l).ok().filter(|v| v.get("schema_version").is_some()))
+        .unwrap_or_else(|| panic!("no JSON report in stdout:\n{}\nstderr:\n{}", stdout(out), stderr(out)))
+}
+
+/// The `functions_timing` row named `name`.
+pub(crate) fn row<'a>(report: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    report["functions_timing"]["rows"]
+        .as_array()
+        .and_then(|rows| rows.iter().find(|r| r["name"] == name))
+        .unwrap_or_else(|| panic!("no row {name} in {report:#}"))
+}
+
+/// Column names of the first table whose header starts with `| Function`.
+pub(crate) fn table_columns(text: &str) -> Vec<String> {
+    let header = text.lines().find(|l| l.starts_with("| Function")).unwrap_or_else(|| panic!("no table in:\n{text}"));
+    header.split('|').map(str::trim).filter(|c| !c.is_empty()).map(String::from).collect()
+}
+
+/// Cells of the table row whose first cell is `name`.
+pub(crate) fn table_row(text: &str, name: &str) -> Vec<String> {
+    text.lines()
+        .map(|l| l.split('|').map(str::trim).filter(|c| !c.is_empty()).map(String::from).collect::<Vec<_>>())
+        .find(|cells| cells.first().is_some_and(|c| c == name))
+        .unwrap_or_else(|| panic!("no row {name} in:\n{text}"))
+}

@@ -1,0 +1,39 @@
+//! A real report has exactly the fields of the pinned golden report
+//! (crates/hotpath-model/tests/golden/report_v1.json).
+#![cfg(feature = "hotpath")]
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+use common::{command, json_report, run};
+
+fn paths(value: &Value, prefix: &str, out: &mut BTreeSet<String>) {
+    match value {
+        Value::Object(map) => map.iter().for_each(|(k, v)| {
+            let path = format!("{prefix}.{k}");
+            out.insert(path.clone());
+            paths(v, &path, out);
+        }),
+        Value::Array(items) => items.iter().for_each(|v| paths(v, &format!("{prefix}[]"), out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn real_report_has_the_golden_fields() {
+    let golden: Value = serde_json::from_str(include_str!("../../hotpath-model/tests/golden/report_v1.json")).unwrap();
+    let out = run(command("case_exit_paths")
+        .env("HOTPATH_OUTPUT_FORMAT", "json")
+        .env("HOTPATH_PERCENTILES", "50,95,99.9")
+        .env("HOTPATH_FOCUS", "/^case_/")
+        .env("HOTPATH_LIMIT", "x"));
+    let real = json_report(&out);
+    let (mut want, mut got) = (BTreeSet::new(), BTreeSet::new());
+    paths(&golden, "", &mut want);
+    paths(&real, "", &mut got);
+    assert_eq!(got, want);
+    assert_eq!(real["schema_version"], golden["schema_version"]);
+}

@@ -1,0 +1,70 @@
+//! A user crate built with the `hotpath` feature off compiles only hotpath and its
+//! macros crate (no `syn`, no runtime), runs unchanged and prints no report; with the
+//! feature on, the same code prints one. Also builds the specification's snippet
+//! `#[hotpath::main] fn main() {}` both ways.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/app/Cargo.toml")
+}
+
+fn cargo(args: &[&str]) -> Output {
+    let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/fixtures");
+    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(args)
+        .arg("--manifest-path")
+        .arg(fixture())
+        .env("CARGO_TARGET_DIR", target)
+        .env_remove("HOTPATH_OUTPUT_FORMAT")
+        .env_remove("HOTPATH_OUTPUT_PATH")
+        .output()
+        .expect("cargo runs");
+    assert!(out.status.success(), "cargo {args:?} failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    out
+}
+
+fn packages(features: &[&str]) -> Vec<String> {
+    let mut args = vec!["tree", "--edges", "normal,build", "--prefix", "none", "--format", "{p}", "--quiet"];
+    args.extend(features);
+    let out = cargo(&args);
+    let mut names: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .map(String::from)
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+#[test]
+fn feature_off_compiles_only_the_facade_and_its_macros() {
+    assert_eq!(packages(&[]), ["fixture-app", "hotpath", "hotpath-macros"]);
+    let on = packages(&["--features", "hotpath"]);
+    assert!(on.contains(&"hotpath-runtime".to_string()) && on.contains(&"syn".to_string()), "{on:?}");
+}
+
+#[test]
+fn annotated_code_runs_the_same_with_the_feature_off_and_on() {
+    let off = cargo(&["run", "--quiet", "--bin", "fixture-app"]);
+    assert_eq!(String::from_utf8_lossy(&off.stdout), "result=90\n");
+    assert_eq!(String::from_utf8_lossy(&off.stderr), "");
+
+    let on = cargo(&["run", "--quiet", "--bin", "fixture-app", "--features", "hotpath"]);
+    let text = String::from_utf8_lossy(&on.stdout);
+    assert!(text.starts_with("result=90\n[hotpath] Profile of fixture_app::main: "), "{text}");
+    for row in ["| fixture_app::add ", "| doubling ", "| fixture_app::Acc::push ", "| total "] {
+        assert!(text.contains(row), "missing {row} in:\n{text}");
+    }
+    assert!(!text.contains("Acc::get"), "#[hotpath::skip] is honoured:\n{text}");
+}
+
+#[test]
+fn specification_snippet_runs_both_ways() {
+    let off = cargo(&["run", "--quiet", "--bin", "seed"]);
+    assert_eq!(String::from_utf8_lossy(&off.stdout), "");
+    let on = cargo(&["run", "--quiet", "--bin", "seed", "--features", "hotpath"]);
+    assert!(String::from_utf8_lossy(&on.stdout).starts_with("[hotpath] No measurements recorded from seed::main"));
+}
