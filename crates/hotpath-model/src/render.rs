@@ -1,10 +1,7 @@
 //! The terminal report: a header line, then one titled table per section with data.
 
-use crate::format::{format_count, format_duration_ns, format_percent};
-use crate::functions::FunctionsTiming;
-use crate::percentiles::percentile_label;
+use crate::format::{format_count, format_duration_ns};
 use crate::report::Report;
-use crate::table::Table;
 
 /// Renders the whole report as text tables, sections in a fixed order.
 pub fn render_table(report: &Report) -> String {
@@ -17,9 +14,11 @@ pub fn render_table(report: &Report) -> String {
     if meta.dropped > 0 {
         out.push_str(&format!("[hotpath] {} measurements dropped\n", format_count(meta.dropped)));
     }
-    if let Some(section) = &report.functions_timing {
+    // One entry per section, in report order; each section renders itself.
+    let sections = [report.functions_timing.as_ref().map(|s| s.render(meta))];
+    for text in sections.into_iter().flatten() {
         out.push('\n');
-        out.push_str(&functions_timing(section, report));
+        out.push_str(&text);
     }
     out
 }
@@ -35,56 +34,10 @@ fn ended_by(reason: &str) -> &str {
     }
 }
 
-/// `title - description (summary)`, then the grid; a note when rows were cut.
-fn section(title: &str, description: &str, summary: &str, table: &Table) -> String {
-    format!("{title} - {description} ({summary})\n{}", table.render())
-}
-
-fn shown(rows: usize, total: usize) -> String {
-    if rows < total {
-        format!("showing top {rows} of {total}")
-    } else {
-        format!("{total} total")
-    }
-}
-
-fn functions_timing(s: &FunctionsTiming, report: &Report) -> String {
-    let wall = report.meta.wall_ns;
-    let mut header = vec!["Function".to_string(), "Calls".into(), "Avg".into()];
-    header.extend(report.meta.percentiles.iter().map(|p| percentile_label(*p).to_uppercase()));
-    header.extend(["Total".into(), "% Total".into(), "Self".into(), "% Self".into()]);
-    let mut table = Table::new(header);
-    for row in &s.rows {
-        let mut cells = vec![row.name.clone(), format_count(row.calls), format_duration_ns(row.avg_ns)];
-        cells.extend(
-            report
-                .meta
-                .percentiles
-                .iter()
-                .map(|p| row.percentiles_ns.get(*p).map_or_else(|| "-".into(), format_duration_ns)),
-        );
-        cells.extend([
-            format_duration_ns(row.total_ns),
-            format_percent(row.total_ns, wall),
-            format_duration_ns(row.self_ns),
-            format_percent(row.self_ns, wall),
-        ]);
-        table.row(cells);
-    }
-    let calls: u64 = s.rows.iter().map(|r| r.calls).sum();
-    let summary = format!("{}, {} calls shown", shown(s.rows.len(), s.total_functions), format_count(calls));
-    section(
-        "functions-timing",
-        "Execution time of measured functions; % of wall time, Self excludes nested measured calls.",
-        &summary,
-        &table,
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::functions::FunctionTiming;
+    use crate::functions::{FunctionTiming, FunctionsTiming};
     use crate::percentiles::Percentiles;
 
     fn report() -> Report {

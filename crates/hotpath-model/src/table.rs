@@ -55,6 +55,20 @@ impl Table {
     }
 }
 
+/// A section as printed: `title - description (summary)`, then its grid.
+pub(crate) fn titled(title: &str, description: &str, summary: &str, table: &Table) -> String {
+    format!("{title} - {description} ({summary})\n{}", table.render())
+}
+
+/// Summary words for a section whose rows may have been cut by the limit.
+pub(crate) fn shown(rows: usize, total: usize) -> String {
+    if rows < total {
+        format!("showing top {rows} of {total}")
+    } else {
+        format!("{total} total")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -39,6 +39,7 @@ pub(crate) fn count_dropped() {
 
 /// Why the report is being produced.
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(not(unix), allow(dead_code))] // signals and atexit hooks are Unix-only for now
 pub(crate) enum End {
     MainReturned,
     Panic,
