@@ -7,10 +7,14 @@ use crate::report::Report;
 pub fn render_table(report: &Report) -> String {
     let meta = &report.meta;
     let wall = format_duration_ns(meta.wall_ns);
+    // Warnings (bad settings, a metrics port in use) follow the first line, so a
+    // report written to a file still says what went wrong.
+    let warnings: String = meta.warnings.iter().map(|w| format!("[hotpath] warning: {w}\n")).collect();
     if report.is_empty() {
-        return format!("[hotpath] No measurements recorded from {} ({wall} wall time)\n", meta.caller);
+        return format!("[hotpath] No measurements recorded from {} ({wall} wall time)\n{warnings}", meta.caller);
     }
     let mut out = format!("[hotpath] Profile of {}: {wall} wall time ({})\n", meta.caller, ended_by(&meta.ended_by));
+    out.push_str(&warnings);
     if meta.dropped > 0 {
         out.push_str(&format!("[hotpath] {} measurements dropped\n", format_count(meta.dropped)));
     }
@@ -68,6 +72,18 @@ mod tests {
         assert!(text.contains("| demo::parse | 4     | 250.00 µs | 240.00 µs | 300.00 µs | 1.00 ms | 50.0%"));
         assert!(text.contains("functions-timing - "));
         assert!(text.contains("showing top 1 of 3"));
+    }
+
+    #[test]
+    fn warnings_follow_the_first_line() {
+        let mut r = report();
+        r.meta.warnings = vec!["metrics server not started: port in use".into()];
+        let text = render_table(&r);
+        let lines: Vec<&str> = text.lines().take(2).collect();
+        assert!(lines[0].starts_with("[hotpath] Profile of demo::main"));
+        assert_eq!(lines[1], "[hotpath] warning: metrics server not started: port in use");
+        r.functions_timing = None;
+        assert!(render_table(&r).ends_with("\n[hotpath] warning: metrics server not started: port in use\n"));
     }
 
     #[test]

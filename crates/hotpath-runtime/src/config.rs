@@ -2,6 +2,7 @@
 //! `HOTPATH_*` environment overlay on top. A bad environment value is one warning
 //! line and the value from the parameters (or the default) is kept.
 
+use std::net::{IpAddr, Ipv4Addr};
 use std::path::PathBuf;
 use std::str::FromStr;
 
@@ -134,6 +135,7 @@ pub(crate) struct Config {
     pub(crate) output_path: Option<PathBuf>,
     pub(crate) focus: Option<Focus>,
     pub(crate) allow_tsc: bool,
+    pub(crate) server: ServerSettings,
 }
 
 impl Config {
@@ -148,6 +150,7 @@ impl Config {
             output_path: main.output_path.map(PathBuf::from),
             focus: None,
             allow_tsc: true,
+            server: ServerSettings::default(),
         };
         let mut warnings = Vec::new();
         let mut warn = |name: &str, value: &str, problem: &str, kept: String| {
@@ -201,6 +204,7 @@ impl Config {
                 _ => warn("HOTPATH_CLOCK", &v, "is not tsc or monotonic", "tsc where invariant".into()),
             }
         }
+        config.server = ServerSettings::resolve(&env, &mut warnings);
         (config, warnings)
     }
 }
@@ -209,6 +213,80 @@ fn parse_percentiles(text: &str) -> Option<Vec<f64>> {
     let list: Vec<f64> = text.split(',').map(|p| p.trim().parse().ok()).collect::<Option<_>>()?;
     let valid = !list.is_empty() && list.iter().all(|p| (0.0..=100.0).contains(p));
     valid.then_some(list)
+}
+
+/// Port of the live metrics server when `HOTPATH_METRICS_PORT` is not set.
+pub(crate) const DEFAULT_METRICS_PORT: u16 = 6770;
+
+/// Where and how the live metrics server listens.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ServerSettings {
+    pub(crate) enabled: bool,
+    pub(crate) host: IpAddr,
+    /// 0 asks the system for a free port, which is then printed on stderr.
+    pub(crate) port: u16,
+    /// Required as `Authorization: Bearer <token>` on every request when set.
+    pub(crate) token: Option<String>,
+}
+
+impl Default for ServerSettings {
+    fn default() -> Self {
+        Self { enabled: true, host: IpAddr::V4(Ipv4Addr::LOCALHOST), port: DEFAULT_METRICS_PORT, token: None }
+    }
+}
+
+impl ServerSettings {
+    /// `HOTPATH_METRICS_SERVER_OFF`, `_PORT`, `_HOST` and `HOTPATH_AUTH_TOKEN`; one warning per bad value.
+    fn resolve(env: &impl Fn(&str) -> Option<String>, warnings: &mut Vec<String>) -> Self {
+        let mut s = Self::default();
+        let mut warn = |name: &str, value: &str, problem: &str, kept: &str| {
+            warnings.push(format!("{name}={value:?} {problem}; using {kept}"));
+        };
+        if let Some(v) = env("HOTPATH_METRICS_SERVER_OFF") {
+            match v.trim().to_ascii_lowercase().as_str() {
+                "" | "0" | "false" | "no" | "off" => {}
+                "1" | "true" | "yes" | "on" => s.enabled = false,
+                _ => {
+                    s.enabled = false;
+                    warn("HOTPATH_METRICS_SERVER_OFF", &v, "is not 1/true/yes/on or 0/false/no/off", "off");
+                }
+            }
+        }
+        if let Some(v) = env("HOTPATH_METRICS_PORT") {
+            match v.trim().parse() {
+                Ok(port) => s.port = port,
+                Err(_) => warn("HOTPATH_METRICS_PORT", &v, "is not a port number (0..=65535)", "6770"),
+            }
+        }
+        if let Some(v) = env("HOTPATH_AUTH_TOKEN").filter(|t| !t.is_empty()) {
+            // A token travels in a header, where clients trim or reject whitespace and control bytes.
+            if v.bytes().all(|b| b.is_ascii_graphic()) {
+                s.token = Some(v);
+            } else {
+                // Fail closed, and never echo a secret: the server stays off rather than open.
+                warnings.push(
+                    "HOTPATH_AUTH_TOKEN (value hidden) must be printable ASCII without spaces; \
+                     the metrics server is not started"
+                        .into(),
+                );
+                s.enabled = false;
+            }
+        }
+        if let Some(v) = env("HOTPATH_METRICS_HOST") {
+            let host = match v.trim() {
+                "localhost" => Ok(IpAddr::V4(Ipv4Addr::LOCALHOST)),
+                other => other.parse::<IpAddr>(),
+            };
+            match host {
+                Err(_) => warnings.push(format!("HOTPATH_METRICS_HOST={v:?} is not an IP address; using 127.0.0.1")),
+                Ok(ip) if !ip.is_loopback() && s.token.is_none() => warnings.push(format!(
+                    "HOTPATH_METRICS_HOST={v:?} is not loopback and needs HOTPATH_AUTH_TOKEN; using 127.0.0.1"
+                )),
+                Ok(ip) => s.host = ip,
+            }
+        }
+        s
+    }
 }
 
 #[cfg(test)]
@@ -250,6 +328,45 @@ mod tests {
         assert_eq!(w[0], "HOTPATH_OUTPUT_FORMAT=\"xml\" is not one of table, json, json-pretty, none; using table");
         assert_eq!(w[1], "HOTPATH_LIMIT=\"abc\" is not a row count (0 shows all); using 15");
         assert!(w.iter().all(|l| !l.contains('\n')));
+    }
+
+    #[test]
+    fn server_settings() {
+        let (c, w) = resolve(MainConfig::new("m"), &[]);
+        assert_eq!(c.server, ServerSettings::default());
+        assert!(w.is_empty());
+        let (c, w) = resolve(
+            MainConfig::new("m"),
+            &[("HOTPATH_METRICS_PORT", "0"), ("HOTPATH_METRICS_HOST", "0.0.0.0"), ("HOTPATH_AUTH_TOKEN", "s3cr3t")],
+        );
+        assert_eq!(
+            (c.server.port, c.server.host.to_string(), c.server.token.as_deref()),
+            (0, "0.0.0.0".into(), Some("s3cr3t"))
+        );
+        assert!(w.is_empty(), "{w:?}");
+        assert!(!resolve(MainConfig::new("m"), &[("HOTPATH_METRICS_SERVER_OFF", "1")]).0.server.enabled);
+        assert!(resolve(MainConfig::new("m"), &[("HOTPATH_METRICS_SERVER_OFF", "0")]).0.server.enabled);
+    }
+
+    #[test]
+    fn bad_server_values_warn() {
+        let (c, w) = resolve(
+            MainConfig::new("m"),
+            &[
+                ("HOTPATH_METRICS_PORT", "70000"),
+                ("HOTPATH_METRICS_HOST", "0.0.0.0"),
+                ("HOTPATH_METRICS_SERVER_OFF", "maybe"),
+            ],
+        );
+        assert_eq!(c.server.port, DEFAULT_METRICS_PORT);
+        assert!(c.server.host.is_loopback());
+        assert!(!c.server.enabled);
+        assert_eq!(w.len(), 3, "{w:?}");
+        assert_eq!(w[1], "HOTPATH_METRICS_PORT=\"70000\" is not a port number (0..=65535); using 6770");
+        assert!(w[2].contains("needs HOTPATH_AUTH_TOKEN; using 127.0.0.1"));
+        let (c, w) = resolve(MainConfig::new("m"), &[("HOTPATH_AUTH_TOKEN", "has space")]);
+        assert!(!c.server.enabled);
+        assert!(w[0].contains("(value hidden)") && !w[0].contains("has space"));
     }
 
     #[test]

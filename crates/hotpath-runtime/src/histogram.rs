@@ -167,6 +167,27 @@ impl Histogram {
         0
     }
 
+    /// Cumulative counts at ascending `bounds`: values whose bucket midpoint is at most
+    /// the bound (the same 0.8% approximation as [`percentile`](Self::percentile)).
+    pub(crate) fn cumulative(&self, bounds: &[u64]) -> Vec<u64> {
+        let mut out = vec![self.count; bounds.len()];
+        let mut next = 0;
+        let mut seen = 0;
+        for (k, octave) in self.octaves.iter().enumerate() {
+            let Some(octave) = octave else { continue };
+            for (sub, &n) in octave.iter().enumerate().filter(|(_, n)| **n > 0) {
+                let (low, width) = bucket_bounds(k, sub);
+                let mid = low + width / 2;
+                while next < bounds.len() && mid > bounds[next] {
+                    out[next] = seen;
+                    next += 1;
+                }
+                seen += n;
+            }
+        }
+        out
+    }
+
     /// Bytes held, for memory accounting of retired totals.
     pub(crate) fn heap_bytes(&self) -> usize {
         self.octaves.capacity() * std::mem::size_of::<Option<Box<[u64; SUBS]>>>()
@@ -196,6 +217,17 @@ mod tests {
         }
         assert_eq!(expected_low, 0, "the last bucket ends at u64::MAX");
         assert_eq!(index(u64::MAX).0, OCTAVES - 1);
+    }
+
+    #[test]
+    fn cumulative_counts_at_bounds() {
+        let mut h = Histogram::default();
+        for v in [5, 50, 500, 5_000, 5_000, 50_000] {
+            h.record(v);
+        }
+        assert_eq!(h.cumulative(&[0, 10, 1_000, 10_000, 100_000]), [0, 1, 3, 5, 6]);
+        assert_eq!(h.cumulative(&[]), Vec::<u64>::new());
+        assert_eq!(Histogram::default().cumulative(&[1, 2]), [0, 0]);
     }
 
     fn ground_truth(sorted: &[u64], p: f64) -> u64 {

@@ -14,6 +14,7 @@ mod functions;
 mod histogram;
 mod memory;
 mod output;
+mod server;
 mod session;
 #[cfg(unix)]
 mod signals;
@@ -24,6 +25,7 @@ pub use config::MainConfig;
 pub use functions::{FnGuard, FnSite, MeasuredFuture, SiteName};
 pub use hotpath_model as model;
 pub use memory::profiler_bytes;
+pub use server::{mount, ChunkedBody, HttpRequest, Mount, MountConnection};
 pub use session::{snapshot, MainGuard};
 
 /// Threads that currently hold a recorder (exited threads are folded and freed).

@@ -2,6 +2,7 @@
 //! unwritable output path turns into a warning on stderr.
 
 use std::io::Write;
+use std::sync::Mutex;
 
 use hotpath_model::{render_table, Report};
 
@@ -10,6 +11,25 @@ use crate::config::{Config, Format};
 /// One warning line on stderr, prefixed like every hotpath message.
 pub(crate) fn warn(message: &str) {
     let _ = writeln!(std::io::stderr().lock(), "[hotpath] warning: {message}");
+}
+
+/// One informational line on stderr.
+pub(crate) fn note(message: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "[hotpath] {message}");
+}
+
+/// Warnings raised after start-up that belong in the report header too.
+static REPORT_WARNINGS: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+/// A warning printed now and repeated in every later report's `meta.warnings`.
+pub(crate) fn warn_in_report(message: String) {
+    warn(&message);
+    crate::sync::lock(&REPORT_WARNINGS).push(message);
+}
+
+/// Warnings raised with [`warn_in_report`] so far.
+pub(crate) fn report_warnings() -> Vec<String> {
+    crate::sync::lock(&REPORT_WARNINGS).clone()
 }
 
 /// Renders the report in the configured format to the configured destination.

@@ -88,6 +88,9 @@ impl MainGuard {
         ENABLED.store(true, Ordering::Release);
         #[cfg(unix)]
         crate::signals::install();
+        if let Some(session) = SESSION.get() {
+            crate::server::start(&session.config.server);
+        }
         Self { owner: true }
     }
 }
@@ -121,13 +124,28 @@ pub fn snapshot() -> Option<Report> {
     SESSION.get().map(|s| build(s, End::Live))
 }
 
+/// A live report with every row (no row limit), for the server to cut per request.
+pub(crate) fn snapshot_unlimited() -> Option<Report> {
+    let session = SESSION.get()?;
+    let config = Config { limit: 0, ..session.config.clone() };
+    Some(build_with(session, &config, End::Live))
+}
+
+/// Process uptime of the session, for live status.
+pub(crate) fn uptime() -> Option<std::time::Duration> {
+    SESSION.get().map(|s| s.started.elapsed())
+}
+
 fn build(session: &Session, end: End) -> Report {
+    build_with(session, &session.config, end)
+}
+
+fn build_with(session: &Session, config: &Config, end: End) -> Report {
     let wall = session.started.elapsed();
     let totals = thread::collect();
     // Calibration may wait up to 1 ms; skip it when there is nothing to convert.
     let measured = totals.iter().any(|t| t.calls + t.cancelled > 0);
     let ratio = if measured { clock::ns_per_tick() } else { 1.0 };
-    let config = &session.config;
     let mut report = Report::default();
     report.schema_version = SCHEMA_VERSION;
     let meta = &mut report.meta;
@@ -142,7 +160,7 @@ fn build(session: &Session, end: End) -> Report {
     meta.focus = config.focus.as_ref().map(|f| f.as_string());
     meta.clock = clock::source().to_string();
     meta.dropped = DROPPED.load(Ordering::Relaxed);
-    meta.warnings = session.warnings.clone();
+    meta.warnings = session.warnings.iter().cloned().chain(output::report_warnings()).collect();
     report.functions_timing = functions::section(&totals, ratio, config);
     report
 }

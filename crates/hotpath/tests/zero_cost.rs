@@ -19,6 +19,7 @@ fn cargo(args: &[&str]) -> Output {
         .env("CARGO_TARGET_DIR", target)
         .env_remove("HOTPATH_OUTPUT_FORMAT")
         .env_remove("HOTPATH_OUTPUT_PATH")
+        .env("HOTPATH_METRICS_SERVER_OFF", "1")
         .output()
         .expect("cargo runs");
     assert!(out.status.success(), "cargo {args:?} failed:\n{}", String::from_utf8_lossy(&out.stderr));

@@ -2,6 +2,8 @@
 //! programs that `cargo test` builds as examples, and reading their reports.
 #![allow(dead_code)]
 
+pub(crate) mod live;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -14,7 +16,8 @@ pub(crate) fn example(name: &str) -> PathBuf {
     path
 }
 
-/// A command for an example, with every HOTPATH_* variable of the caller removed.
+/// A command for an example, with every HOTPATH_* variable of the caller removed
+/// and the metrics server off (parallel tests would all want port 6770).
 pub(crate) fn command(name: &str) -> Command {
     let mut cmd = Command::new(example(name));
     for (key, _) in std::env::vars() {
@@ -22,6 +25,7 @@ pub(crate) fn command(name: &str) -> Command {
             cmd.env_remove(key);
         }
     }
+    cmd.env("HOTPATH_METRICS_SERVER_OFF", "1");
     cmd
 }
 

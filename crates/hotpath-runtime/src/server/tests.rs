@@ -1,0 +1,118 @@
+//! The server on a real loopback socket, fed a fixed snapshot: mounted handlers
+//! (streamed bodies included) and the token check in front of them.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpStream};
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use hotpath_model::Report;
+
+use super::*;
+
+fn fixed() -> Option<Arc<Snapshot>> {
+    static SNAPSHOT: OnceLock<Arc<Snapshot>> = OnceLock::new();
+    let snapshot = SNAPSHOT.get_or_init(|| {
+        let mut report = Report::default();
+        report.meta.caller = "unit::main".into();
+        Arc::new(Snapshot::from_report(&report, Duration::from_secs(1)))
+    });
+    Some(Arc::clone(snapshot))
+}
+
+fn server(token: Option<&str>) -> SocketAddr {
+    let settings = ServerSettings {
+        enabled: true,
+        host: IpAddr::V4(Ipv4Addr::LOCALHOST),
+        port: 0,
+        token: token.map(String::from),
+    };
+    listen(&settings, |address| State {
+        token: settings.token.clone(),
+        address,
+        source: fixed,
+        stats: Stats::default(),
+    })
+    .expect("loopback server starts")
+}
+
+fn get(address: SocketAddr, path: &str, extra: &str) -> (u16, String) {
+    let mut stream = TcpStream::connect(address).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    write!(stream, "GET {path} HTTP/1.1\r\nHost: x\r\n{extra}\r\n").unwrap();
+    let mut text = String::new();
+    stream.read_to_string(&mut text).unwrap();
+    let status = text.get(9..12).and_then(|s| s.parse().ok()).unwrap_or(0);
+    (status, text)
+}
+
+/// Streams three events from its own thread, so the worker is free meanwhile.
+struct Ticker;
+
+impl Mount for Ticker {
+    fn serve(&self, request: HttpRequest, connection: MountConnection) {
+        if request.method == "POST" {
+            let echo = format!("{}:{}", request.query, String::from_utf8_lossy(&request.body));
+            let _ = connection.respond(200, "text/plain", echo.as_bytes());
+            return;
+        }
+        std::thread::spawn(move || {
+            let mut body = connection.stream(200, "text/event-stream", &[("Mcp-Session-Id", "7")]).unwrap();
+            for i in 0..3 {
+                body.send(format!("data: tick {i}\n\n").as_bytes()).unwrap();
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            body.finish().unwrap();
+        });
+    }
+}
+
+#[test]
+fn mounted_handler_streams_and_answers_posts() {
+    mount("/unit-ticks", Arc::new(Ticker));
+    let address = server(None);
+    // Hold open one streamed response while the pool keeps serving.
+    let mut stream = TcpStream::connect(address).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    stream.write_all(b"GET /unit-ticks HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+    let mut reader = BufReader::new(stream);
+    let mut first = String::new();
+    reader.read_line(&mut first).unwrap();
+    assert_eq!(first, "HTTP/1.1 200 OK\r\n");
+    assert_eq!(get(address, "/profiler_status", "").0, 200, "served while a stream is open");
+    let mut rest = String::new();
+    reader.read_to_string(&mut rest).unwrap();
+    assert!(rest.contains("Transfer-Encoding: chunked\r\n") && rest.contains("Mcp-Session-Id: 7\r\n"), "{rest}");
+    assert!(rest.contains("data: tick 0\n\n") && rest.contains("data: tick 2\n\n"), "{rest}");
+    assert!(rest.ends_with("0\r\n\r\n"), "chunked body ends properly: {rest:?}");
+
+    let mut stream = TcpStream::connect(address).unwrap();
+    stream.write_all(b"POST /unit-ticks?x=1 HTTP/1.1\r\nContent-Length: 5\r\n\r\nhello").unwrap();
+    let mut text = String::new();
+    stream.read_to_string(&mut text).unwrap();
+    assert!(text.starts_with("HTTP/1.1 200 OK\r\n") && text.ends_with("x=1:hello"), "{text}");
+}
+
+#[test]
+fn mounts_sit_behind_the_token() {
+    mount("/unit-secret", Arc::new(Ticker));
+    let address = server(Some("tok"));
+    let (status, text) = get(address, "/unit-secret", "");
+    assert_eq!(status, 401, "{text}");
+    assert!(text.contains("WWW-Authenticate: Bearer"));
+    assert_eq!(get(address, "/unit-secret", "Authorization: Bearer tok\r\n").0, 200);
+}
+
+#[test]
+fn status_without_sections() {
+    let address = server(None);
+    let (status, text) = get(address, "/profiler_status", "");
+    assert_eq!(status, 200);
+    let body: serde_json::Value = serde_json::from_str(text.split("\r\n\r\n").nth(1).unwrap()).unwrap();
+    assert_eq!(body["caller"], "unit::main");
+    assert_eq!(body["sections"], serde_json::json!([]));
+    assert_eq!(body["unavailable"].as_object().unwrap().len(), routes::SECTIONS.len());
+    let (status, text) = get(address, "/functions_timing", "");
+    assert_eq!(status, 404);
+    assert!(text.contains("section functions_timing not available: no measured function"), "{text}");
+}

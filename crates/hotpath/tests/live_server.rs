@@ -1,0 +1,271 @@
+//! The live metrics server of a running program: every endpoint, the token,
+//! malformed requests, slow clients, a port in use, and `/metrics` checked by
+//! Prometheus's own `promtool`.
+#![cfg(all(feature = "hotpath", unix))]
+
+mod common;
+
+use std::io::Write;
+use std::net::{TcpListener, TcpStream};
+use std::time::Duration;
+
+use common::live::{live_command, send, Live};
+use common::{command, run, stderr, stdout};
+
+const SECTIONS: [&str; 11] = [
+    "functions_timing",
+    "functions_alloc",
+    "functions_cpu",
+    "threads",
+    "io",
+    "channels",
+    "streams",
+    "futures",
+    "mutexes",
+    "rw_locks",
+    "tokio_runtime",
+];
+
+/// Waits until the program has recorded calls (its first loop iterations).
+fn calls_of(live: &Live, name: &str) -> u64 {
+    for _ in 0..200 {
+        let reply = live.get("/functions_timing?limit=0", "");
+        if reply.status == 200 {
+            let rows = reply.json()["rows"].as_array().cloned().unwrap_or_default();
+            if let Some(row) = rows.iter().find(|r| r["name"] == name) {
+                return row["calls"].as_u64().unwrap();
+            }
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("{name} never showed up");
+}
+
+#[test]
+fn every_endpoint() {
+    let mut live = Live::start(live_command(60));
+    let first = calls_of(&live, "case_live::step");
+
+    let index = live.json("/");
+    let endpoints: Vec<&str> = index["endpoints"].as_array().unwrap().iter().map(|e| e.as_str().unwrap()).collect();
+    for path in ["/profiler_status", "/metrics", "/report"].into_iter().chain(SECTIONS.iter().map(|s| &s[..0])) {
+        if !path.is_empty() {
+            assert!(endpoints.contains(&path), "{path} listed in {endpoints:?}");
+        }
+    }
+    for section in SECTIONS {
+        assert!(endpoints.contains(&format!("/{section}").as_str()));
+    }
+
+    let status = live.json("/profiler_status");
+    assert_eq!(status["pid"], live.child.id());
+    assert_eq!(status["caller"], "case_live::main");
+    assert_eq!(status["hotpath_version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(status["recording"], true);
+    assert_eq!(status["auth"], false);
+    assert!(status["uptime_ns"].as_u64().unwrap() > 0);
+    assert_eq!(status["sections"], serde_json::json!(["functions_timing"]));
+    assert!(status["unavailable"]["functions_alloc"].as_str().unwrap().contains("hotpath-alloc"));
+
+    let timing = live.json("/functions_timing");
+    let names: Vec<&str> = timing["rows"].as_array().unwrap().iter().map(|r| r["name"].as_str().unwrap()).collect();
+    for name in ["case_live::step", "case_live::parse", "case_live::checksum", "worker batch"] {
+        assert!(names.contains(&name), "{name} in {names:?}");
+    }
+    assert_eq!(live.json("/functions_timing?limit=1")["rows"].as_array().unwrap().len(), 1);
+    let focused = live.json("/functions_timing?focus=%2F%3A%3Ap%5Ba-z%5D%2B%24%2F&limit=0");
+    let focused: Vec<&str> = focused["rows"].as_array().unwrap().iter().map(|r| r["name"].as_str().unwrap()).collect();
+    assert_eq!(focused, ["case_live::parse"]);
+
+    // Sections this build does not produce: a JSON 404 that says why.
+    for section in SECTIONS.iter().skip(1) {
+        let reply = live.get(&format!("/{section}"), "");
+        assert_eq!(reply.status, 404, "/{section}: {}", reply.body);
+        assert_eq!(reply.header("content-type"), Some("application/json"));
+        let error = reply.json()["error"].as_str().unwrap().to_string();
+        assert!(error.starts_with(&format!("section {section} not available: ")), "{error}");
+    }
+
+    let report = live.json("/report?limit=2");
+    assert_eq!(report["schema_version"], 1);
+    assert_eq!(report["meta"]["ended_by"], "live");
+    assert_eq!(report["meta"]["limit"], 2);
+    assert_eq!(report["functions_timing"]["rows"].as_array().unwrap().len(), 2);
+
+    let metrics = live.get("/metrics", "");
+    assert_eq!(metrics.status, 200);
+    assert_eq!(metrics.header("content-type"), Some("text/plain; version=0.0.4; charset=utf-8"));
+    assert!(metrics.body.contains("# TYPE hotpath_function_duration_seconds histogram"));
+
+    let head = send(live.address, b"HEAD /profiler_status HTTP/1.1\r\n\r\n");
+    assert_eq!(head.status, 200);
+    assert!(head.body.is_empty() && head.header("content-length").unwrap().parse::<u64>().unwrap() > 0);
+
+    let unknown = live.get("/nope", "");
+    assert_eq!(unknown.status, 404);
+    assert!(unknown.json()["error"].as_str().unwrap().contains("GET / lists the endpoints"));
+
+    // Live numbers move: snapshots are cached for 200 ms, not frozen.
+    std::thread::sleep(Duration::from_millis(400));
+    assert!(calls_of(&live, "case_live::step") > first);
+    assert!(live.running());
+}
+
+#[test]
+fn bad_requests_get_json_errors() {
+    let live = Live::start(live_command(60));
+    let cases: [(&[u8], u16, &str); 8] = [
+        (b"hello there\r\n\r\n", 400, "malformed request"),
+        (b"GET http://x/metrics HTTP/1.1\r\n\r\n", 400, "not an absolute path"),
+        (b"POST /metrics HTTP/1.1\r\nContent-Length: 2\r\n\r\nhi", 405, "method POST not allowed"),
+        (b"DELETE /functions_timing HTTP/1.1\r\n\r\n", 405, "not allowed"),
+        (b"GET /functions_timing?limit=many HTTP/1.1\r\n\r\n", 400, "limit=\"many\""),
+        (b"GET /report?focus=%2F(%2F HTTP/1.1\r\n\r\n", 400, "not a valid regex"),
+        (b"POST /x HTTP/1.1\r\nContent-Length: 99999999\r\n\r\n", 413, "request body larger"),
+        (b"POST /x HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 411, "Content-Length"),
+    ];
+    for (request, status, text) in cases {
+        let reply = send(live.address, request);
+        assert_eq!(reply.status, status, "{}: {reply:?}", String::from_utf8_lossy(request));
+        assert_eq!(reply.json()["status"], status);
+        assert!(reply.json()["error"].as_str().unwrap().contains(text), "{reply:?}");
+    }
+    let mut huge = b"GET / HTTP/1.1\r\n".to_vec();
+    huge.extend(std::iter::repeat_n(b"X-Filler: 0123456789012345678901234567890123456789\r\n", 300).flatten());
+    huge.extend(b"\r\n");
+    assert_eq!(send(live.address, &huge).status, 431);
+    assert_eq!(live.json("/profiler_status")["pid"], live.child.id(), "still serving");
+}
+
+#[test]
+fn slow_clients_time_out_without_blocking_others() {
+    let live = Live::start(live_command(60));
+    // Two clients that send half a request and then nothing.
+    let mut stuck: Vec<TcpStream> = (0..2)
+        .map(|_| {
+            let mut s = TcpStream::connect(live.address).unwrap();
+            s.write_all(b"GET /metrics HTTP/1.1\r\nHost: slo").unwrap();
+            s
+        })
+        .collect();
+    for _ in 0..20 {
+        assert_eq!(live.get("/profiler_status", "").status, 200);
+    }
+    // The server gives up on them with a 408 (after its 5 s deadline).
+    for s in &mut stuck {
+        s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+        let mut text = String::new();
+        std::io::Read::read_to_string(s, &mut text).unwrap();
+        assert!(text.starts_with("HTTP/1.1 408 "), "{text}");
+        assert!(text.contains("\"request not received in time\""));
+    }
+}
+
+#[test]
+fn token_is_required_on_every_request() {
+    let mut cmd = live_command(60);
+    cmd.env("HOTPATH_AUTH_TOKEN", "open-sesame").env("HOTPATH_METRICS_HOST", "127.0.0.1");
+    let live = Live::start(cmd);
+    for path in ["/", "/profiler_status", "/metrics", "/functions_timing", "/nope"] {
+        let reply = live.get(path, "");
+        assert_eq!(reply.status, 401, "{path}");
+        assert_eq!(reply.header("www-authenticate"), Some("Bearer"));
+        assert!(reply.json()["error"].as_str().unwrap().contains("Authorization: Bearer"));
+        assert_eq!(live.get(path, "Authorization: Bearer open-sesamE\r\n").status, 401, "{path}: wrong token");
+        assert_eq!(live.get(path, "Authorization: open-sesame\r\n").status, 401, "{path}: no scheme");
+    }
+    let ok = live.get("/profiler_status", "Authorization: Bearer open-sesame\r\n");
+    assert_eq!(ok.status, 200);
+    assert_eq!(ok.json()["auth"], true);
+    assert_eq!(live.get("/metrics", "authorization: bearer open-sesame\r\n").status, 200);
+}
+
+#[test]
+fn another_host_needs_a_token() {
+    let mut cmd = live_command(60);
+    cmd.env("HOTPATH_METRICS_HOST", "0.0.0.0");
+    let live = Live::start(cmd);
+    assert!(live.address.ip().is_loopback(), "fell back to loopback: {}", live.address);
+    assert_eq!(live.get("/profiler_status", "").status, 200);
+}
+
+#[test]
+fn server_off_binds_nothing() {
+    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let mut cmd = live_command(1);
+    cmd.env("HOTPATH_METRICS_PORT", port.to_string()).env("HOTPATH_METRICS_SERVER_OFF", "1");
+    let out = run(&mut cmd);
+    assert!(out.status.success());
+    assert!(!stderr(&out).contains("metrics server"), "{}", stderr(&out));
+}
+
+#[test]
+fn port_in_use_is_a_warning_in_the_report() {
+    let taken = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port();
+    let out = run(command("case_live")
+        .arg("1")
+        .env_remove("HOTPATH_METRICS_SERVER_OFF")
+        .env("HOTPATH_METRICS_PORT", port.to_string()));
+    assert!(out.status.success(), "the program runs on: {}", stderr(&out));
+    let warning = format!("metrics server not started: cannot listen on 127.0.0.1:{port}");
+    assert_eq!(stderr(&out).matches(&warning).count(), 1, "{}", stderr(&out));
+    let text = stdout(&out);
+    let header: Vec<&str> = text.lines().take(2).collect();
+    assert!(header[0].starts_with("[hotpath] Profile of case_live::main"), "{text}");
+    assert!(header[1].starts_with(&format!("[hotpath] warning: {warning}")), "{text}");
+    assert!(text.contains("| case_live::step "), "the report is complete: {text}");
+    drop(taken);
+}
+
+#[test]
+fn metrics_pass_promtool() {
+    let live = Live::start(live_command(60));
+    calls_of(&live, "case_live::step");
+    std::thread::sleep(Duration::from_millis(300));
+    let metrics = live.get("/metrics", "");
+    assert_eq!(metrics.status, 200);
+    let mut check = std::process::Command::new("promtool")
+        .args(["check", "metrics"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("promtool is installed (scripts/test installs the prometheus package)");
+    check.stdin.take().unwrap().write_all(metrics.body.as_bytes()).unwrap();
+    let out = check.wait_with_output().unwrap();
+    assert!(
+        out.status.success() && out.stdout.is_empty() && out.stderr.is_empty(),
+        "promtool: {}{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+        metrics.body
+    );
+    // Real buckets: cumulative, ending in +Inf = _count.
+    let series = |prefix: &str| -> Vec<f64> {
+        metrics
+            .body
+            .lines()
+            .filter(|l| l.starts_with(prefix))
+            .map(|l| l.rsplit(' ').next().unwrap().parse().unwrap())
+            .collect()
+    };
+    let buckets = series("hotpath_function_duration_seconds_bucket{function=\"case_live::step\"");
+    assert_eq!(buckets.len(), 10);
+    assert!(buckets.windows(2).all(|w| w[0] <= w[1]), "{buckets:?}");
+    let count = series("hotpath_function_duration_seconds_count{function=\"case_live::step\"}");
+    assert_eq!(buckets.last(), count.first());
+    assert!(count[0] >= 1.0);
+    // step takes microseconds: nothing at or below 100 ns, everything by 10 s.
+    assert_eq!(buckets[0], 0.0);
+    let sum = series("hotpath_function_duration_seconds_sum{function=\"case_live::step\"}")[0];
+    assert!(sum > 0.0 && sum < count[0] * 10.0);
+    for family in [
+        "hotpath_info{",
+        "hotpath_uptime_seconds ",
+        "hotpath_function_self_time_seconds_total{",
+        "hotpath_http_responses_total{code=\"2xx\"}",
+    ] {
+        assert!(metrics.body.contains(family), "{family} in:\n{}", metrics.body);
+    }
+}
