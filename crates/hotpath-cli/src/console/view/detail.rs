@@ -1,0 +1,78 @@
+//! The selected row in full: every field, formatted by name, and a sparkline of
+//! its main counter's rate over time (calls/s for functions).
+
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Style, Stylize};
+use ratatui::text::Line;
+use ratatui::widgets::{Block, Paragraph, Sparkline, Wrap};
+use ratatui::Frame;
+use serde_json::Value;
+
+use super::flow;
+use super::section::scalar;
+use crate::console::state::{App, History, SubView, Table};
+use crate::console::state::TableRow;
+
+pub(crate) fn draw(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    app: &App,
+    view: &SubView,
+    table: &Table,
+    row: Option<&TableRow>,
+    with_flow: bool,
+) {
+    let Some(row) = row else {
+        frame.render_widget(Paragraph::new("no rows yet").block(Block::bordered().title(" Detail ")), area);
+        return;
+    };
+    let [fields, spark] = Layout::vertical([Constraint::Min(3), Constraint::Length(6)]).areas(area);
+    let mut lines = Vec::new();
+    if with_flow {
+        lines.extend(flow::lines(view.section, &row.name, &row.raw, &app.history));
+        lines.push(Line::from(""));
+    }
+    lines.extend(field_lines(&row.raw));
+    let block = Block::bordered().title(format!(" {} ", row.name));
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }).block(block), fields);
+    sparkline(frame, spark, &app.history, view.section, &row.name, table.counter.as_deref());
+}
+
+/// `key: value` for every field; nested objects one level deep (`percentiles_ns p50`).
+fn field_lines(row: &Value) -> Vec<Line<'static>> {
+    let mut out = Vec::new();
+    for (key, value) in row.as_object().into_iter().flatten() {
+        match value {
+            Value::Object(inner) => {
+                for (k, v) in inner {
+                    // Nested values take their unit from the parent's name.
+                    if let Some(text) = scalar(key, v) {
+                        out.push(Line::from(vec![format!("{key} {k}: ").fg(Color::Cyan), text.into()]));
+                    }
+                }
+            }
+            v => {
+                if let Some(text) = scalar(key, v) {
+                    out.push(Line::from(vec![format!("{key}: ").fg(Color::Cyan), text.into()]));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn sparkline(frame: &mut Frame<'_>, area: Rect, history: &History, section: &str, name: &str, counter: Option<&str>) {
+    let Some(counter) = counter else {
+        frame.render_widget(Paragraph::new("no counter to chart").block(Block::bordered()), area);
+        return;
+    };
+    let rates: Vec<u64> =
+        history.rates(section, name, counter).map(|r| r.iter().map(|v| v.round() as u64).collect()).unwrap_or_default();
+    let now = rates.last().map_or_else(|| "-".into(), |r| format!("{r}/s"));
+    let max = rates.iter().max().copied().unwrap_or(0);
+    let title = format!(" {counter}/s  now {now}  max {max}/s ");
+    // Newest points on the right: keep what fits.
+    let shown = &rates[rates.len().saturating_sub(area.width.saturating_sub(2) as usize)..];
+    let widget = Sparkline::default().block(Block::bordered().title(title)).data(shown).style(Style::new().fg(Color::Green));
+    frame.render_widget(widget, area);
+}

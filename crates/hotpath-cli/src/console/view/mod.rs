@@ -1,0 +1,46 @@
+//! Drawing. One file per screen (tab), sharing the section screen and widgets:
+//!
+//! - `functions`, `dataflow`, `io`, `threads`, `tokio`: the five tabs.
+//! - `section`: a view's table and detail pane, or why there is no data.
+//! - `table`, `detail`, `flow`: the sortable table, the selected row with its
+//!   sparkline, and a channel drawn as sender → queue → receiver.
+//! - `chrome`: tab and view bars, status line, help.
+
+mod chrome;
+mod dataflow;
+mod detail;
+mod flow;
+mod functions;
+mod io;
+mod section;
+mod table;
+mod threads;
+mod tokio;
+
+use ratatui::layout::{Constraint, Layout};
+use ratatui::Frame;
+
+use super::state::{App, Mode, Tab};
+
+pub(crate) fn draw(frame: &mut Frame<'_>, app: &mut App) {
+    app.regions = Default::default();
+    let [tabs, views, body, status] =
+        Layout::vertical([Constraint::Length(1), Constraint::Length(1), Constraint::Min(3), Constraint::Length(1)])
+            .areas(frame.area());
+    chrome::tabs(frame, tabs, app);
+    chrome::views(frame, views, app);
+    match app.tab {
+        Tab::Functions => functions::draw(frame, body, app),
+        Tab::DataFlow => dataflow::draw(frame, body, app),
+        Tab::Io => io::draw(frame, body, app),
+        Tab::Threads => threads::draw(frame, body, app),
+        Tab::Tokio => tokio::draw(frame, body, app),
+    }
+    chrome::status(frame, status, app);
+    if app.mode == Mode::Help {
+        chrome::help(frame, frame.area());
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,68 @@
+//! One view of a section: a summary line of the section's own figures, the
+//! sortable table and the detail pane of the selected row; or, when the server has
+//! no such section, "no data" and the server's reason.
+
+use hotpath_model::{format_bytes, format_count, format_duration_ns};
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Style, Stylize};
+use ratatui::text::Line;
+use ratatui::widgets::{Block, Paragraph, Wrap};
+use ratatui::Frame;
+use serde_json::Value;
+
+use super::{detail, table};
+use crate::console::state::App;
+
+/// What a screen adds to the detail pane.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Extra {
+    None,
+    /// Draw the selected channel as sender → queue → receiver.
+    Flow,
+}
+
+pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, app: &mut App, extra: Extra) {
+    let view = app.current_view();
+    let Some(table) = app.table(&view) else {
+        let text = format!("no data: {}", app.missing_reason(&view));
+        let block = Block::bordered().title(format!(" {} ", view.title));
+        frame.render_widget(Paragraph::new(text).fg(Color::Yellow).wrap(Wrap { trim: true }).block(block), area);
+        return;
+    };
+    let section = app.report().and_then(|r| r.get(view.section)).cloned().unwrap_or(Value::Null);
+    let [summary, body] = Layout::vertical([Constraint::Length(1), Constraint::Min(2)]).areas(area);
+    frame.render_widget(Paragraph::new(summary_line(&section)).style(Style::new().fg(Color::Gray)), summary);
+    let wide = body.width >= 110;
+    let [left, right] = if wide {
+        Layout::horizontal([Constraint::Percentage(66), Constraint::Percentage(34)]).areas(body)
+    } else {
+        Layout::vertical([Constraint::Percentage(60), Constraint::Percentage(40)]).areas(body)
+    };
+    let selected = app.selected_index(&view, &table);
+    table::draw(frame, left, app, &view, &table, selected);
+    let row = selected.and_then(|i| table.rows.get(i));
+    detail::draw(frame, right, app, &view, &table, row, extra == Extra::Flow);
+}
+
+/// The section's scalar fields (`total_functions: 7`, `rss_bytes: 7.8 MB`).
+fn summary_line(section: &Value) -> Line<'static> {
+    let parts: Vec<String> = section
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter_map(|(k, v)| Some(format!("{}: {}", k.replace('_', " "), scalar(k, v)?)))
+        .collect();
+    Line::from(parts.join("   "))
+}
+
+/// A scalar formatted by its field name; `None` for lists and objects.
+pub(crate) fn scalar(key: &str, value: &Value) -> Option<String> {
+    Some(match value {
+        Value::Number(n) if key.ends_with("_ns") => format_duration_ns(n.as_u64()?),
+        Value::Number(n) if key.contains("bytes") => format_bytes(n.as_u64()?),
+        Value::Number(n) => n.as_u64().map_or_else(|| format!("{:.2}", n.as_f64().unwrap_or(0.0)), format_count),
+        Value::String(s) => s.clone(),
+        Value::Bool(b) => b.to_string(),
+        _ => return None,
+    })
+}
