@@ -77,7 +77,12 @@ mod tests {
         app.regions.tabs = vec![(Rect::new(0, 0, 10, 1), 0), (Rect::new(10, 0, 10, 1), 1)];
         app.regions.rows = Some((Rect::new(0, 5, 80, 10), 3));
         let click = |column, row| {
-            let event = MouseEvent { kind: MouseEventKind::Down(MouseButton::Left), column, row, modifiers: KeyModifiers::NONE };
+            let event = MouseEvent {
+                kind: MouseEventKind::Down(MouseButton::Left),
+                column,
+                row,
+                modifiers: KeyModifiers::NONE,
+            };
             action(&Event::Mouse(event), &app)
         };
         assert_eq!(click(12, 0), Some(Action::Tab(1)));

@@ -42,7 +42,8 @@ impl History {
                     for (field, v) in row.as_object().into_iter().flatten() {
                         let Some(v) = v.as_u64() else { continue };
                         let key = (section.clone(), name.clone(), field.clone());
-                        let mut series = self.series.remove(&key).unwrap_or(Series { value: v, rates: VecDeque::new() });
+                        let mut series =
+                            self.series.remove(&key).unwrap_or(Series { value: v, rates: VecDeque::new() });
                         match seconds {
                             // A counter that went down was reset: start over.
                             Some(_) if v < series.value => series.rates.clear(),

@@ -92,7 +92,13 @@ pub(crate) struct Table {
 
 impl Table {
     /// The table of `list` (or the section's only list) of `section`.
-    pub(crate) fn build(name: &str, section: &Value, list: Option<&str>, meta: &Value, history: &History) -> Option<Self> {
+    pub(crate) fn build(
+        name: &str,
+        section: &Value,
+        list: Option<&str>,
+        meta: &Value,
+        history: &History,
+    ) -> Option<Self> {
         if name == "functions_timing" {
             return functions_timing(section, meta, history);
         }
@@ -166,7 +172,9 @@ fn functions_timing(section: &Value, meta: &Value, history: &History) -> Option<
             let mut cells = vec![Cell::Text(row.name.clone()), Cell::Number(row.calls as f64)];
             cells.push(rate.map_or(Cell::Empty, Cell::Number));
             cells.push(Cell::Number(row.avg_ns as f64));
-            cells.extend(percentiles.iter().map(|p| row.percentiles_ns.get(*p).map_or(Cell::Empty, |v| Cell::Number(v as f64))));
+            cells.extend(
+                percentiles.iter().map(|p| row.percentiles_ns.get(*p).map_or(Cell::Empty, |v| Cell::Number(v as f64))),
+            );
             let share = if wall > 0.0 { Cell::Number(row.total_ns as f64 * 100.0 / wall) } else { Cell::Empty };
             cells.extend([Cell::Number(row.total_ns as f64), share, Cell::Number(row.self_ns as f64)]);
             TableRow { name: row.name.clone(), cells, raw: raw.clone() }
@@ -178,8 +186,18 @@ fn functions_timing(section: &Value, meta: &Value, history: &History) -> Option<
 /// Fields never shown as columns (they are in the detail pane).
 const HIDDEN: [&str; 3] = ["file", "line", "location"];
 /// Preferred counters for the rate column and the sparkline, in order.
-const COUNTERS: [&str; 10] =
-    ["calls", "count", "sent_count", "received_count", "polls", "operations", "ops", "acquisitions", "items", "samples"];
+const COUNTERS: [&str; 10] = [
+    "calls",
+    "count",
+    "sent_count",
+    "received_count",
+    "polls",
+    "operations",
+    "ops",
+    "acquisitions",
+    "items",
+    "samples",
+];
 
 fn generic(section: &str, rows: &[Value], history: &History) -> Option<Table> {
     let mut columns: Vec<Column> = Vec::new();
@@ -228,7 +246,9 @@ fn generic(section: &str, rows: &[Value], history: &History) -> Option<Table> {
             let cells = all
                 .iter()
                 .map(|c| match c.key.strip_suffix("/s") {
-                    Some(field) if c.kind == Kind::Rate => history.rate(section, &name, field).map_or(Cell::Empty, Cell::Number),
+                    Some(field) if c.kind == Kind::Rate => {
+                        history.rate(section, &name, field).map_or(Cell::Empty, Cell::Number)
+                    }
                     _ => cell(lookup(raw, &c.key)),
                 })
                 .collect();

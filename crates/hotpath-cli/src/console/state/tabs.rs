@@ -36,7 +36,9 @@ impl Tab {
     /// `(view title, report section)` pairs of this tab.
     pub(crate) fn sections(self) -> &'static [(&'static str, &'static str)] {
         match self {
-            Tab::Functions => &[("Timing", "functions_timing"), ("Allocations", "functions_alloc"), ("CPU", "functions_cpu")],
+            Tab::Functions => {
+                &[("Timing", "functions_timing"), ("Allocations", "functions_alloc"), ("CPU", "functions_cpu")]
+            }
             Tab::DataFlow => &[
                 ("Channels", "channels"),
                 ("Streams", "streams"),

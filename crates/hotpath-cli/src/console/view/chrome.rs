@@ -17,11 +17,8 @@ fn bar(frame: &mut Frame<'_>, area: Rect, labels: &[String], selected: usize) ->
     for (i, label) in labels.iter().enumerate() {
         let text = format!(" {label} ");
         let width = text.chars().count() as u16;
-        let style = if i == selected {
-            Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD)
-        } else {
-            Style::new()
-        };
+        let style =
+            if i == selected { Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD) } else { Style::new() };
         if x < area.right() {
             regions.push((Rect::new(x, area.y, width.min(area.right() - x), 1), i));
         }
@@ -81,8 +78,10 @@ const HELP: [&str; 10] = [
 
 pub(crate) fn help(frame: &mut Frame<'_>, area: Rect) {
     let [_, middle, _] =
-        Layout::vertical([Constraint::Fill(1), Constraint::Length(HELP.len() as u16 + 2), Constraint::Fill(1)]).areas(area);
-    let [_, boxed, _] = Layout::horizontal([Constraint::Fill(1), Constraint::Length(56), Constraint::Fill(1)]).areas(middle);
+        Layout::vertical([Constraint::Fill(1), Constraint::Length(HELP.len() as u16 + 2), Constraint::Fill(1)])
+            .areas(area);
+    let [_, boxed, _] =
+        Layout::horizontal([Constraint::Fill(1), Constraint::Length(56), Constraint::Fill(1)]).areas(middle);
     frame.render_widget(Clear, boxed);
     let lines: Vec<Line> = HELP.iter().map(|l| Line::from(*l)).collect();
     frame.render_widget(Paragraph::new(lines).block(Block::bordered().title(" Keys ")), boxed);

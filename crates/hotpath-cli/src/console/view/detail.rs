@@ -10,8 +10,8 @@ use serde_json::Value;
 
 use super::flow;
 use super::section::scalar;
-use crate::console::state::{App, History, SubView, Table};
 use crate::console::state::TableRow;
+use crate::console::state::{App, History, SubView, Table};
 
 pub(crate) fn draw(
     frame: &mut Frame<'_>,
@@ -73,6 +73,7 @@ fn sparkline(frame: &mut Frame<'_>, area: Rect, history: &History, section: &str
     let title = format!(" {counter}/s  now {now}  max {max}/s ");
     // Newest points on the right: keep what fits.
     let shown = &rates[rates.len().saturating_sub(area.width.saturating_sub(2) as usize)..];
-    let widget = Sparkline::default().block(Block::bordered().title(title)).data(shown).style(Style::new().fg(Color::Green));
+    let widget =
+        Sparkline::default().block(Block::bordered().title(title)).data(shown).style(Style::new().fg(Color::Green));
     frame.render_widget(widget, area);
 }

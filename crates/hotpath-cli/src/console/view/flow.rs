@@ -11,7 +11,9 @@ use crate::console::state::History;
 pub(crate) fn lines(section: &str, name: &str, row: &Value, history: &History) -> Vec<Line<'static>> {
     let object = row.as_object();
     let field = |pred: &dyn Fn(&str) -> bool| {
-        object.and_then(|o| o.iter().find(|(k, v)| pred(k) && v.is_u64()).map(|(k, v)| (k.clone(), v.as_u64().unwrap_or(0))))
+        object.and_then(|o| {
+            o.iter().find(|(k, v)| pred(k) && v.is_u64()).map(|(k, v)| (k.clone(), v.as_u64().unwrap_or(0)))
+        })
     };
     let sent = field(&|k| k.starts_with("sent") && !k.ends_with("per_sec"));
     let received = field(&|k| (k.starts_with("received") || k.starts_with("recv")) && !k.ends_with("per_sec"));
@@ -28,6 +30,12 @@ pub(crate) fn lines(section: &str, name: &str, row: &Value, history: &History) -
     let depth = queue.as_ref().map_or_else(|| "?".to_string(), |(_, v)| v.to_string());
     vec![
         Line::from(format!("sender ──▶ [ queue {depth} ] ──▶ receiver")),
-        Line::from(format!("sent {} ({})   received {} ({})", rate(&sent), total(&sent), rate(&received), total(&received))),
+        Line::from(format!(
+            "sent {} ({})   received {} ({})",
+            rate(&sent),
+            total(&sent),
+            rate(&received),
+            total(&received)
+        )),
     ]
 }

@@ -10,7 +10,14 @@ use crate::console::state::{App, Kind, SubView, Table};
 
 const SELECTOR: &str = "▶ ";
 
-pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, app: &mut App, view: &SubView, table: &Table, selected: Option<usize>) {
+pub(crate) fn draw(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    app: &mut App,
+    view: &SubView,
+    table: &Table,
+    selected: Option<usize>,
+) {
     let sort = app.sort_of(view);
     let titles: Vec<String> = table
         .columns
@@ -29,7 +36,8 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, app: &mut App, view: &SubV
         .collect();
     let widths: Vec<Constraint> = (0..table.columns.len())
         .map(|i| {
-            let longest = texts.iter().map(|r| r[i].chars().count()).chain([titles[i].chars().count()]).max().unwrap_or(1);
+            let longest =
+                texts.iter().map(|r| r[i].chars().count()).chain([titles[i].chars().count()]).max().unwrap_or(1);
             if i == 0 {
                 Constraint::Min(longest.clamp(8, 48) as u16)
             } else {

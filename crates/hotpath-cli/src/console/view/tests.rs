@@ -48,7 +48,10 @@ fn app_with(extra: Value) -> App {
     let mut app = App::new("127.0.0.1:6770".into(), Duration::from_millis(500));
     let t0 = Instant::now();
     app.apply(Update::Data { status: status(&["functions_timing"]), report: report(100, extra.clone()) }, t0);
-    app.apply(Update::Data { status: status(&["functions_timing"]), report: report(300, extra) }, t0 + Duration::from_secs(2));
+    app.apply(
+        Update::Data { status: status(&["functions_timing"]), report: report(300, extra) },
+        t0 + Duration::from_secs(2),
+    );
     app
 }
 
@@ -112,14 +115,17 @@ fn a_new_section_lights_up_generically() {
         assert!(header.contains(column), "{column} in {header}");
     }
     let worker = text.lines().find(|l| l.contains(" worker-1 ")).unwrap();
-    assert!(worker.contains("Running") && worker.contains("98.2%") && worker.contains("1.84 s") && worker.contains("12.4 KB"));
+    assert!(
+        worker.contains("Running")
+            && worker.contains("98.2%")
+            && worker.contains("1.84 s")
+            && worker.contains("12.4 KB")
+    );
 }
 
 #[test]
 fn channels_show_their_flow() {
-    let channels = |sent: u64, received: u64| {
-        json!({"channels": {"rows": [{"name": "jobs", "sent_count": sent, "received_count": received, "queue_size": sent - received}]}})
-    };
+    let channels = |sent: u64, received: u64| json!({"channels": {"rows": [{"name": "jobs", "sent_count": sent, "received_count": received, "queue_size": sent - received}]}});
     let mut app = App::new("127.0.0.1:6770".into(), Duration::from_millis(500));
     let t0 = Instant::now();
     app.apply(Update::Data { status: status(&[]), report: report(1, channels(100, 90)) }, t0);

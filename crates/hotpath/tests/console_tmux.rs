@@ -1,0 +1,173 @@
+//! `hotpath console` end to end: in a real terminal (tmux) against a live
+//! program, switch tabs, sort, pause, lose the server and get it back, quit.
+//! The screen is read with `tmux capture-pane`. Needs tmux (scripts/test
+//! installs it) and the `hotpath` binary that `cargo test --workspace` builds.
+#![cfg(all(feature = "hotpath", target_os = "linux"))]
+
+mod common;
+
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A private tmux server, killed when dropped.
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn new() -> Self {
+        Self { socket: format!("hotpath-test-{}", std::process::id()) }
+    }
+
+    fn run(&self, args: &[&str]) -> String {
+        let out = Command::new("tmux").arg("-L").arg(&self.socket).args(args).output().expect("tmux is installed");
+        assert!(out.status.success(), "tmux {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn screen(&self) -> String {
+        self.run(&["capture-pane", "-p", "-t", "console"])
+    }
+
+    fn keys(&self, keys: &str) {
+        self.run(&["send-keys", "-t", "console", keys]);
+    }
+
+    /// Waits until the screen satisfies `ok`, or fails showing the screen.
+    fn wait(&self, what: &str, ok: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let screen = self.screen();
+            if ok(&screen) {
+                return screen;
+            }
+            assert!(Instant::now() < deadline, "never saw {what} on:\n{screen}");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    fn wait_for(&self, text: &str) -> String {
+        self.wait(text, |s| s.contains(text))
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux").args(["-L", &self.socket, "kill-server"]).output();
+    }
+}
+
+/// The program with its server on `port`, killed when dropped.
+struct Program(Child);
+
+impl Program {
+    fn start(port: u16) -> Self {
+        let mut cmd = common::live::live_command(120);
+        cmd.env("HOTPATH_METRICS_PORT", port.to_string()).stdout(Stdio::null()).stderr(Stdio::null());
+        let program = Program(cmd.spawn().expect("case_live starts"));
+        let address = SocketAddr::from(([127, 0, 0, 1], port));
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while TcpStream::connect(address).is_err() {
+            assert!(Instant::now() < deadline, "the server never listened on {port}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        program
+    }
+}
+
+impl Drop for Program {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn hotpath_binary() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let path = exe.parent().and_then(|deps| deps.parent()).unwrap().join("hotpath");
+    assert!(path.exists(), "{} missing: run the tests with `cargo test --workspace`", path.display());
+    path
+}
+
+/// Lines of the functions table (they have a rate cell; the detail pane's do not).
+fn table_rows(screen: &str) -> Vec<&str> {
+    screen
+        .lines()
+        .filter(|l| (l.contains(" case_live::") || l.contains(" worker batch ")) && l.contains("/s "))
+        .collect()
+}
+
+/// The Calls cell of `name`'s row.
+fn calls(screen: &str, name: &str) -> String {
+    let line = table_rows(screen).into_iter().find(|l| l.contains(&format!(" {name} ")));
+    let line = line.unwrap_or_else(|| panic!("{name} in:\n{screen}"));
+    line.split_whitespace().skip_while(|w| *w != name).nth(1).unwrap().to_string()
+}
+
+#[test]
+fn console_in_a_terminal() {
+    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let mut program = Program::start(port);
+    let tmux = Tmux::new();
+    let command = format!(
+        "{} console --port {port} --refresh-ms 200; echo CONSOLE-EXITED $?; sleep 120",
+        hotpath_binary().display()
+    );
+    tmux.run(&["new-session", "-d", "-s", "console", "-x", "160", "-y", "40", &command]);
+
+    // Four rows, each with a rate once two polls have been seen.
+    let screen = tmux.wait("four rows with rates", |s| table_rows(s).len() == 4);
+    assert!(
+        screen.contains(" 1 Functions ") && screen.contains("Calls/s") && screen.contains("worker batch"),
+        "{screen}"
+    );
+    tmux.wait(&format!("pid {}", program.0.id()), |s| s.contains(&format!("pid {} up", program.0.id())));
+
+    // Tabs: data flow has no channels in this program, and says why.
+    tmux.keys("2");
+    tmux.wait_for("no data: no channel! wrapper was used yet");
+    tmux.keys("Right");
+    tmux.wait_for("no data: no stream! wrapper was used yet");
+    tmux.keys("4");
+    tmux.wait_for("no data: the threads sampler is off");
+
+    // Sort by calls, largest first: checksum runs most; then reversed.
+    tmux.keys("1");
+    tmux.keys("s");
+    let screen = tmux.wait_for("Calls ▼");
+    let rows = table_rows(&screen);
+    assert!(rows[0].contains("case_live::checksum"), "most calls first:\n{screen}");
+    tmux.keys("r");
+    let screen = tmux.wait_for("Calls ▲");
+    let rows = table_rows(&screen);
+    assert!(rows.last().unwrap().contains("case_live::checksum"), "fewest calls first:\n{screen}");
+
+    // Pause: the numbers stop moving while the program keeps running.
+    tmux.keys("p");
+    let paused = tmux.wait_for("PAUSED");
+    std::thread::sleep(Duration::from_millis(800));
+    let later = tmux.screen();
+    assert_eq!(calls(&paused, "case_live::step"), calls(&later, "case_live::step"), "frozen while paused");
+    tmux.keys("p");
+    let moving = tmux
+        .wait("resumed", |s| !s.contains("PAUSED") && calls(s, "case_live::step") != calls(&later, "case_live::step"));
+    assert!(moving.contains("case_live::step"));
+
+    // The server goes away: the console says so and keeps the last data.
+    drop(program);
+    let down = tmux.wait_for("retrying");
+    assert!(down.contains("(last data shown)") && down.contains("case_live::step"), "{down}");
+    // A new process on the same port: picked up by itself.
+    program = Program::start(port);
+    tmux.wait(&format!("pid {}", program.0.id()), |s| {
+        s.contains(&format!("pid {} up", program.0.id())) && !s.contains("retrying")
+    });
+
+    // Quit: the console ends cleanly and the shell's screen is back.
+    tmux.keys("q");
+    let after = tmux.wait_for("CONSOLE-EXITED 0");
+    assert!(!after.contains("1 Functions"), "alternate screen left:\n{after}");
+    drop(program);
+}
