@@ -9,7 +9,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use hotpath_model::{Report, SCHEMA_VERSION};
 
 use crate::config::{Config, MainConfig};
-use crate::{clock, functions, output, thread};
+use crate::{clock, functions, memory, output, thread};
 
 /// The runtime switch every instrument reads first (one relaxed load).
 static ENABLED: AtomicBool = AtomicBool::new(false);
@@ -73,6 +73,10 @@ impl MainGuard {
     /// Starts the session: resolves configuration, picks the clock, installs the
     /// signal and exit hooks, then turns recording on.
     pub fn start(main: MainConfig) -> Self {
+        memory::untracked(|| Self::start_untracked(main))
+    }
+
+    fn start_untracked(main: MainConfig) -> Self {
         if STARTED.swap(true, Ordering::AcqRel) {
             output::warn(&format!(
                 "profiling is already running; the #[hotpath::main] on {} is ignored",
@@ -83,11 +87,18 @@ impl MainGuard {
         let (config, warnings) = Config::resolve(&main, |name| std::env::var(name).ok());
         warnings.iter().for_each(|w| output::warn(w));
         clock::init(config.allow_tsc);
+        #[cfg(feature = "alloc")]
+        crate::alloc::set_inclusive(config.alloc_inclusive);
         let started_unix_ms = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
         let _ = SESSION.set(Session { config, started: Instant::now(), started_unix_ms, warnings });
         ENABLED.store(true, Ordering::Release);
         #[cfg(unix)]
         crate::signals::install();
+        #[cfg(feature = "threads")]
+        if let Some(session) = SESSION.get() {
+            let interval = std::time::Duration::from_millis(session.config.threads_interval_ms);
+            crate::threads::start(interval, crate::os::current_tid());
+        }
         Self { owner: true }
     }
 }
@@ -107,9 +118,11 @@ pub(crate) fn finish(end: End) {
     }
     let Some(session) = SESSION.get() else { return };
     let written = catch_unwind(AssertUnwindSafe(|| {
-        let report = build(session, end);
-        ENABLED.store(false, Ordering::Release);
-        output::emit(&report, &session.config);
+        memory::untracked(|| {
+            let report = build(session, end);
+            ENABLED.store(false, Ordering::Release);
+            output::emit(&report, &session.config);
+        })
     }));
     if written.is_err() {
         output::warn("internal error while writing the report; it was skipped");
@@ -118,7 +131,7 @@ pub(crate) fn finish(end: End) {
 
 /// A report of everything measured so far, or `None` before the session starts.
 pub fn snapshot() -> Option<Report> {
-    SESSION.get().map(|s| build(s, End::Live))
+    memory::untracked(|| SESSION.get().map(|s| build(s, End::Live)))
 }
 
 fn build(session: &Session, end: End) -> Report {
@@ -143,7 +156,23 @@ fn build(session: &Session, end: End) -> Report {
     meta.clock = clock::source().to_string();
     meta.dropped = DROPPED.load(Ordering::Relaxed);
     meta.warnings = session.warnings.clone();
-    report.functions_timing = functions::section(&totals, ratio, config);
+    #[cfg(feature = "alloc")]
+    match crate::alloc::counters::untracked_threads() {
+        0 => {}
+        n => meta.warnings.push(format!(
+            "{n} threads started while 16384 were alive; their allocations are attributed to functions but missing from the threads view"
+        )),
+    }
+    let named = functions::named(&totals);
+    report.functions_timing = functions::section(&named, ratio, config);
+    #[cfg(feature = "alloc")]
+    {
+        report.functions_alloc = crate::alloc::section(&named, config);
+    }
+    #[cfg(feature = "threads")]
+    {
+        report.threads = crate::threads::section(config.threads_limit);
+    }
     report
 }
 

@@ -34,6 +34,11 @@ fn real_report_has_the_golden_fields() {
     let (mut want, mut got) = (BTreeSet::new(), BTreeSet::new());
     paths(&golden, "", &mut want);
     paths(&real, "", &mut got);
-    assert_eq!(got, want);
+    // Fields the schema documents as absent until enough samples exist.
+    let optional: BTreeSet<String> =
+        [".threads.rows[].cpu_percent", ".threads.rows[].max_cpu_percent"].into_iter().map(String::from).collect();
+    assert!(got.is_subset(&want), "fields not in the golden file: {:?}", got.difference(&want).collect::<Vec<_>>());
+    let missing: BTreeSet<String> = want.difference(&got).cloned().collect();
+    assert!(missing.is_subset(&optional), "golden fields missing from a real report: {missing:?}");
     assert_eq!(real["schema_version"], golden["schema_version"]);
 }
