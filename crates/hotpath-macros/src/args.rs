@@ -22,8 +22,8 @@ pub(crate) enum Value {
     Float(f64),
     /// `[a, b, c]` of numeric literals.
     List(Vec<(f64, Span)>),
-    /// Anything else, such as a path or an expression.
-    Other,
+    /// Anything else, such as a path or an expression, as written.
+    Tokens(TokenStream),
 }
 
 impl Value {
@@ -33,7 +33,7 @@ impl Value {
             Value::Int(_) => "an integer",
             Value::Float(_) => "a number",
             Value::List(_) => "a list",
-            Value::Other => "a path or expression",
+            Value::Tokens(_) => "a path or expression",
         }
     }
 }
@@ -98,7 +98,7 @@ fn parse_value(tokens: &[TokenTree]) -> Result<Value, Error> {
             }
             Ok(Value::List(items))
         }
-        _ => Ok(Value::Other),
+        _ => Ok(Value::Tokens(tokens.iter().cloned().collect())),
     }
 }
 

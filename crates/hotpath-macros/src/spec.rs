@@ -16,6 +16,8 @@ pub(crate) struct MainArgs {
     pub(crate) format: Option<String>,
     pub(crate) limit: Option<u64>,
     pub(crate) output_path: Option<String>,
+    /// `allocator = path::To::Allocator`: wrapped by the counting allocator with `hotpath-alloc`.
+    pub(crate) allocator: Option<TokenStream>,
 }
 
 pub(crate) fn main_args(tokens: TokenStream) -> Result<MainArgs, Error> {
@@ -38,7 +40,23 @@ pub(crate) fn main_args(tokens: TokenStream) -> Result<MainArgs, Error> {
                 ref other => return Err(wrong_kind(&arg, other, "a row count like `limit = 20` (0 shows all)")),
             },
             "output_path" => out.output_path = Some(string(&arg)?),
-            _ => return Err(unknown(&arg, "#[hotpath::main]", &["percentiles", "format", "limit", "output_path"])),
+            "allocator" => match arg.value {
+                Value::Tokens(ref path) if is_path(path) => out.allocator = Some(path.clone()),
+                ref other => {
+                    return Err(wrong_kind(
+                        &arg,
+                        other,
+                        "the path of a unit-struct allocator, like `mimalloc::MiMalloc`",
+                    ))
+                }
+            },
+            _ => {
+                return Err(unknown(
+                    &arg,
+                    "#[hotpath::main]",
+                    &["percentiles", "format", "limit", "output_path", "allocator"],
+                ))
+            }
         }
     }
     Ok(out)
@@ -144,6 +162,28 @@ fn first_ident_span(item: &TokenStream) -> Span {
             _ => None,
         })
         .unwrap_or_else(Span::call_site)
+}
+
+/// `a::b::C` or `C`: identifiers separated by `::`, optionally with a leading `::`.
+fn is_path(tokens: &TokenStream) -> bool {
+    let mut expect_ident = true;
+    let mut colons = 0;
+    for tt in tokens.clone() {
+        match tt {
+            TokenTree::Ident(_) if expect_ident && colons % 2 == 0 => {
+                expect_ident = false;
+                colons = 0;
+            }
+            TokenTree::Punct(p) if p.as_char() == ':' => {
+                colons += 1;
+                if colons == 2 {
+                    expect_ident = true;
+                }
+            }
+            _ => return false,
+        }
+    }
+    !expect_ident && colons == 0
 }
 
 fn label_value(arg: &Arg) -> Result<String, Error> {

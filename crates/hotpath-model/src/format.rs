@@ -47,6 +47,16 @@ pub fn format_percent(part: u64, whole: u64) -> String {
     format!("{:.1}%", part as f64 * 100.0 / whole as f64)
 }
 
+/// A percentage value with one decimal: `98.2` → `"98.2%"`.
+pub fn format_percent_value(percent: f64) -> String {
+    format!("{percent:.1}%")
+}
+
+/// Nanoseconds as seconds with millisecond precision: `193_000_000` → `"0.193s"`.
+pub fn format_seconds(ns: u64) -> String {
+    format!("{}.{:03}s", ns / 1_000_000_000, (ns % 1_000_000_000) / 1_000_000)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -74,5 +84,8 @@ mod tests {
         assert_eq!(format_count(100), "100");
         assert_eq!(format_percent(1, 3), "33.3%");
         assert_eq!(format_percent(1, 0), "-");
+        assert_eq!(format_percent_value(6.25), "6.2%");
+        assert_eq!(format_seconds(193_400_000), "0.193s");
+        assert_eq!(format_seconds(1_873_000_000), "1.873s");
     }
 }

@@ -10,14 +10,20 @@
 
 mod format;
 mod functions;
+mod functions_alloc;
 mod percentiles;
 mod render;
 mod report;
 mod table;
+mod threads;
 
-pub use format::{format_bytes, format_count, format_duration_ns, format_percent};
+pub use format::{
+    format_bytes, format_count, format_duration_ns, format_percent, format_percent_value, format_seconds,
+};
 pub use functions::{FunctionTiming, FunctionsTiming};
+pub use functions_alloc::{FunctionAlloc, FunctionsAlloc};
 pub use percentiles::{percentile_label, Percentiles};
 pub use render::render_table;
 pub use report::{Meta, Report, ReportError, SCHEMA_VERSION};
 pub use table::Table;
+pub use threads::{AllocTotals, ThreadRow, Threads};

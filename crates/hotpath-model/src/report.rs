@@ -3,6 +3,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::functions::FunctionsTiming;
+use crate::functions_alloc::FunctionsAlloc;
+use crate::threads::Threads;
 
 /// Version of the JSON report schema. Bump it on any change that is not a pure
 /// addition of an optional field; `docs/JSON_SCHEMA.md` records each version.
@@ -19,6 +21,12 @@ pub struct Report {
     /// Time spent in measured functions and blocks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub functions_timing: Option<FunctionsTiming>,
+    /// Heap allocations of measured functions (`hotpath-alloc`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub functions_alloc: Option<FunctionsAlloc>,
+    /// Per-thread CPU and memory (`threads` feature, on by default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threads: Option<Threads>,
 }
 
 /// Facts about the profiled run that apply to every section.
@@ -114,6 +122,8 @@ impl Report {
     /// True when no section holds any row.
     pub fn is_empty(&self) -> bool {
         self.functions_timing.as_ref().is_none_or(|s| s.rows.is_empty())
+            && self.functions_alloc.as_ref().is_none_or(|s| s.rows.is_empty())
+            && self.threads.as_ref().is_none_or(|s| s.rows.is_empty())
     }
 }
 

@@ -3,7 +3,10 @@
 //! schema change: bump SCHEMA_VERSION if it is not purely additive, update
 //! docs/JSON_SCHEMA.md, then regenerate with `UPDATE_GOLDEN=1 cargo test -p hotpath-model`.
 
-use hotpath_model::{FunctionTiming, FunctionsTiming, Percentiles, Report, SCHEMA_VERSION};
+use hotpath_model::{
+    AllocTotals, FunctionAlloc, FunctionTiming, FunctionsAlloc, FunctionsTiming, Percentiles, Report, ThreadRow,
+    Threads, SCHEMA_VERSION,
+};
 
 fn sample() -> Report {
     let mut report = Report::default();
@@ -54,6 +57,50 @@ fn sample() -> Report {
     section.total_functions = 7;
     section.rows = vec![future, sync];
     report.functions_timing = Some(section);
+
+    let mut alloc = FunctionAlloc::default();
+    alloc.name = "demo::parse".into();
+    alloc.file = "examples/demo.rs".into();
+    alloc.line = 42;
+    alloc.calls = 1000;
+    alloc.bytes_total = 48_000;
+    alloc.bytes_avg = 48;
+    alloc.bytes_max = 96;
+    alloc.bytes_percentiles = Percentiles(vec![(50.0, 48), (95.0, 48), (99.9, 96)]);
+    alloc.allocs_total = 1000;
+    alloc.allocs_avg = 1;
+    alloc.allocs_max = 2;
+    alloc.allocs_percentiles = Percentiles(vec![(50.0, 1), (95.0, 1), (99.9, 2)]);
+    let mut allocs = FunctionsAlloc::default();
+    allocs.mode = "exclusive".into();
+    allocs.process_alloc_bytes = 2_202_010;
+    allocs.process_allocs = 5_120;
+    allocs.total_functions = 7;
+    allocs.rows = vec![alloc];
+    report.functions_alloc = Some(allocs);
+
+    let mut thread = ThreadRow::default();
+    thread.name = "worker-1".into();
+    thread.tid = 4250;
+    thread.status = "Running".into();
+    thread.cpu_percent = Some(98.2);
+    thread.max_cpu_percent = Some(99.0);
+    thread.cpu_user_ns = 1_842_000_000;
+    thread.cpu_sys_ns = 31_000_000;
+    thread.alloc_bytes = Some(12_698);
+    thread.dealloc_bytes = Some(12_390);
+    let mut totals = AllocTotals::default();
+    totals.alloc_bytes = 2_202_010;
+    totals.dealloc_bytes = 311_603;
+    let mut threads = Threads::default();
+    threads.pid = 4242;
+    threads.rss_bytes = 8_178_893;
+    threads.alloc = Some(totals);
+    threads.interval_ms = 250;
+    threads.samples = 5;
+    threads.total_threads = 3;
+    threads.rows = vec![thread];
+    report.threads = Some(threads);
     report
 }
 

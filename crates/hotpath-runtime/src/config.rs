@@ -10,6 +10,9 @@ use std::str::FromStr;
 pub(crate) const DEFAULT_PERCENTILES: [f64; 3] = [50.0, 95.0, 99.0];
 /// Rows per section when no limit is configured.
 pub(crate) const DEFAULT_LIMIT: usize = 15;
+/// Threads view sampling interval and row cap, as the specification sets them.
+pub(crate) const DEFAULT_THREADS_INTERVAL_MS: u64 = 250;
+pub(crate) const DEFAULT_THREADS_LIMIT: usize = 5;
 
 /// The parameters of `#[hotpath::main]`, built by the macro expansion.
 #[derive(Clone, Debug)]
@@ -136,6 +139,10 @@ pub(crate) struct Config {
     pub(crate) focus: Option<Focus>,
     pub(crate) allow_tsc: bool,
     pub(crate) server: ServerSettings,
+    /// Per-call allocations include nested measured calls (`HOTPATH_ALLOC_MODE=inclusive`).
+    pub(crate) alloc_inclusive: bool,
+    pub(crate) threads_interval_ms: u64,
+    pub(crate) threads_limit: usize,
 }
 
 impl Config {
@@ -151,6 +158,9 @@ impl Config {
             focus: None,
             allow_tsc: true,
             server: ServerSettings::default(),
+            alloc_inclusive: false,
+            threads_interval_ms: DEFAULT_THREADS_INTERVAL_MS,
+            threads_limit: DEFAULT_THREADS_LIMIT,
         };
         let mut warnings = Vec::new();
         let mut warn = |name: &str, value: &str, problem: &str, kept: String| {
@@ -202,6 +212,35 @@ impl Config {
                 "tsc" => config.allow_tsc = true,
                 "monotonic" => config.allow_tsc = false,
                 _ => warn("HOTPATH_CLOCK", &v, "is not tsc or monotonic", "tsc where invariant".into()),
+            }
+        }
+        if let Some(v) = env("HOTPATH_ALLOC_MODE") {
+            match v.as_str() {
+                "exclusive" => config.alloc_inclusive = false,
+                "inclusive" => config.alloc_inclusive = true,
+                _ => warn("HOTPATH_ALLOC_MODE", &v, "is not exclusive or inclusive", "exclusive".into()),
+            }
+        }
+        if let Some(v) = env("HOTPATH_THREADS_INTERVAL_MS") {
+            match v.trim().parse::<u64>() {
+                Ok(ms @ 1..=60_000) => config.threads_interval_ms = ms,
+                _ => warn(
+                    "HOTPATH_THREADS_INTERVAL_MS",
+                    &v,
+                    "is not a number of milliseconds in 1..=60000",
+                    DEFAULT_THREADS_INTERVAL_MS.to_string(),
+                ),
+            }
+        }
+        if let Some(v) = env("HOTPATH_THREADS_LIMIT") {
+            match v.trim().parse::<usize>() {
+                Ok(n @ 1..=10_000) => config.threads_limit = n,
+                _ => warn(
+                    "HOTPATH_THREADS_LIMIT",
+                    &v,
+                    "is not a row count in 1..=10000",
+                    DEFAULT_THREADS_LIMIT.to_string(),
+                ),
             }
         }
         config.server = ServerSettings::resolve(&env, &mut warnings);
@@ -367,6 +406,23 @@ mod tests {
         let (c, w) = resolve(MainConfig::new("m"), &[("HOTPATH_AUTH_TOKEN", "has space")]);
         assert!(!c.server.enabled);
         assert!(w[0].contains("(value hidden)") && !w[0].contains("has space"));
+    }
+
+    #[test]
+    fn threads_variables_reject_zero_text_and_absurd_values() {
+        for bad in ["0", "abc", "99999999999", "-1", ""] {
+            let (c, w) =
+                resolve(MainConfig::new("m"), &[("HOTPATH_THREADS_INTERVAL_MS", bad), ("HOTPATH_THREADS_LIMIT", bad)]);
+            assert_eq!((c.threads_interval_ms, c.threads_limit), (250, 5), "{bad:?}");
+            assert_eq!(w.len(), 2, "{bad:?}: {w:?}");
+            assert!(
+                w[0].starts_with(&format!("HOTPATH_THREADS_INTERVAL_MS={bad:?} ")) && w[0].ends_with("; using 250")
+            );
+            assert!(w[1].starts_with(&format!("HOTPATH_THREADS_LIMIT={bad:?} ")) && w[1].ends_with("; using 5"));
+        }
+        let (c, w) =
+            resolve(MainConfig::new("m"), &[("HOTPATH_THREADS_INTERVAL_MS", "50"), ("HOTPATH_THREADS_LIMIT", "12")]);
+        assert_eq!((c.threads_interval_ms, c.threads_limit, w.len()), (50, 12, 0));
     }
 
     #[test]

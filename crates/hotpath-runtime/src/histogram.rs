@@ -64,7 +64,7 @@ impl LocalHistogram {
     #[cold]
     #[inline(never)]
     fn grow(&self, k: usize) -> *mut Octave {
-        let octave = Box::into_raw(Box::new([const { AtomicU64::new(0) }; SUBS]));
+        let octave = memory::untracked(|| Box::into_raw(Box::new([const { AtomicU64::new(0) }; SUBS])));
         memory::allocated(std::mem::size_of::<Octave>());
         // Release publishes the zeroed buckets to a collector that loads with Acquire.
         self.octaves[k].store(octave, Ordering::Release);

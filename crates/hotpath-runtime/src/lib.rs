@@ -8,11 +8,15 @@
 
 #![deny(missing_docs)]
 
+#[cfg(feature = "alloc")]
+mod alloc;
 mod clock;
 mod config;
 mod functions;
 mod histogram;
 mod memory;
+#[cfg(any(feature = "alloc", feature = "threads"))]
+mod os;
 mod output;
 mod server;
 mod session;
@@ -20,13 +24,24 @@ mod session;
 mod signals;
 mod sync;
 mod thread;
+#[cfg(feature = "threads")]
+mod threads;
 
+#[cfg(feature = "alloc")]
+pub use alloc::CountingAllocator;
 pub use config::MainConfig;
 pub use functions::{FnGuard, FnSite, MeasuredFuture, SiteName};
 pub use hotpath_model as model;
 pub use memory::profiler_bytes;
 pub use server::{mount, ChunkedBody, HttpRequest, Mount, MountConnection};
 pub use session::{snapshot, MainGuard};
+
+/// Takes one threads-view sample now (benchmarks and tests; the sampler thread
+/// does this every `HOTPATH_THREADS_INTERVAL_MS`).
+#[cfg(feature = "threads")]
+pub fn sample_threads() {
+    threads::sample_now();
+}
 
 /// Threads that currently hold a recorder (exited threads are folded and freed).
 pub fn live_threads() -> usize {

@@ -19,3 +19,19 @@ pub(crate) fn freed(bytes: usize) {
 pub fn profiler_bytes() -> usize {
     BYTES.load(Relaxed)
 }
+
+/// Runs profiler work (registration, cold-path allocation, reports) so that its
+/// allocations are not counted for the program or attributed to a measured function.
+#[inline]
+pub(crate) fn untracked<R>(f: impl FnOnce() -> R) -> R {
+    #[cfg(feature = "alloc")]
+    return crate::alloc::counters::untracked(f);
+    #[cfg(not(feature = "alloc"))]
+    f()
+}
+
+/// Marks the calling thread as one of the profiler's own (`hp-*`): never counted.
+pub(crate) fn profiler_thread() {
+    #[cfg(feature = "alloc")]
+    crate::alloc::counters::ignore_this_thread();
+}

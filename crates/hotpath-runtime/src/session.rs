@@ -9,7 +9,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use hotpath_model::{Report, SCHEMA_VERSION};
 
 use crate::config::{Config, MainConfig};
-use crate::{clock, functions, output, thread};
+use crate::{clock, functions, memory, output, thread};
 
 /// The runtime switch every instrument reads first (one relaxed load).
 static ENABLED: AtomicBool = AtomicBool::new(false);
@@ -73,6 +73,10 @@ impl MainGuard {
     /// Starts the session: resolves configuration, picks the clock, installs the
     /// signal and exit hooks, then turns recording on.
     pub fn start(main: MainConfig) -> Self {
+        memory::untracked(|| Self::start_untracked(main))
+    }
+
+    fn start_untracked(main: MainConfig) -> Self {
         if STARTED.swap(true, Ordering::AcqRel) {
             output::warn(&format!(
                 "profiling is already running; the #[hotpath::main] on {} is ignored",
@@ -83,6 +87,8 @@ impl MainGuard {
         let (config, warnings) = Config::resolve(&main, |name| std::env::var(name).ok());
         warnings.iter().for_each(|w| output::warn(w));
         clock::init(config.allow_tsc);
+        #[cfg(feature = "alloc")]
+        crate::alloc::set_inclusive(config.alloc_inclusive);
         let started_unix_ms = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
         let _ = SESSION.set(Session { config, started: Instant::now(), started_unix_ms, warnings });
         ENABLED.store(true, Ordering::Release);
@@ -90,6 +96,11 @@ impl MainGuard {
         crate::signals::install();
         if let Some(session) = SESSION.get() {
             crate::server::start(&session.config.server);
+        }
+        #[cfg(feature = "threads")]
+        if let Some(session) = SESSION.get() {
+            let interval = std::time::Duration::from_millis(session.config.threads_interval_ms);
+            crate::threads::start(interval, crate::os::current_tid());
         }
         Self { owner: true }
     }
@@ -110,9 +121,11 @@ pub(crate) fn finish(end: End) {
     }
     let Some(session) = SESSION.get() else { return };
     let written = catch_unwind(AssertUnwindSafe(|| {
-        let report = build(session, end);
-        ENABLED.store(false, Ordering::Release);
-        output::emit(&report, &session.config);
+        memory::untracked(|| {
+            let report = build(session, end);
+            ENABLED.store(false, Ordering::Release);
+            output::emit(&report, &session.config);
+        })
     }));
     if written.is_err() {
         output::warn("internal error while writing the report; it was skipped");
@@ -121,14 +134,14 @@ pub(crate) fn finish(end: End) {
 
 /// A report of everything measured so far, or `None` before the session starts.
 pub fn snapshot() -> Option<Report> {
-    SESSION.get().map(|s| build(s, End::Live))
+    memory::untracked(|| SESSION.get().map(|s| build(s, End::Live)))
 }
 
 /// A live report with every row (no row limit), for the server to cut per request.
 pub(crate) fn snapshot_unlimited() -> Option<Report> {
     let session = SESSION.get()?;
-    let config = Config { limit: 0, ..session.config.clone() };
-    Some(build_with(session, &config, End::Live))
+    let config = Config { limit: 0, threads_limit: usize::MAX, ..session.config.clone() };
+    Some(memory::untracked(|| build_with(session, &config, End::Live)))
 }
 
 /// Process uptime of the session, for live status.
@@ -161,7 +174,23 @@ fn build_with(session: &Session, config: &Config, end: End) -> Report {
     meta.clock = clock::source().to_string();
     meta.dropped = DROPPED.load(Ordering::Relaxed);
     meta.warnings = session.warnings.iter().cloned().chain(output::report_warnings()).collect();
-    report.functions_timing = functions::section(&totals, ratio, config);
+    #[cfg(feature = "alloc")]
+    match crate::alloc::counters::untracked_threads() {
+        0 => {}
+        n => meta.warnings.push(format!(
+            "{n} threads started while 16384 were alive; their allocations are attributed to functions but missing from the threads view"
+        )),
+    }
+    let named = functions::named(&totals);
+    report.functions_timing = functions::section(&named, ratio, config);
+    #[cfg(feature = "alloc")]
+    {
+        report.functions_alloc = crate::alloc::section(&named, config);
+    }
+    #[cfg(feature = "threads")]
+    {
+        report.threads = crate::threads::section(config.threads_limit);
+    }
     report
 }
 

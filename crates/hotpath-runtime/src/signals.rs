@@ -97,6 +97,7 @@ pub(crate) fn install() {
 }
 
 fn watch(read_fd: c_int) {
+    crate::memory::profiler_thread();
     let ours = on_signal as extern "C" fn(c_int) as libc::sighandler_t;
     loop {
         let mut byte = 0u8;

@@ -13,6 +13,17 @@ fn measured(x: u64) -> u64 {
     std::hint::black_box(x)
 }
 
+#[cfg(feature = "hotpath-alloc")]
+#[global_allocator]
+static ALLOCATOR: hotpath::__private::CountingAllocator<std::alloc::System> =
+    hotpath::__private::CountingAllocator::new(std::alloc::System);
+
+#[hotpath::measure]
+#[inline(never)]
+fn measured_alloc_pairs(n: u64) -> u64 {
+    harness::alloc_pairs(n)
+}
+
 fn start() -> Box<dyn std::any::Any> {
     #[cfg(feature = "hotpath")]
     {
@@ -24,6 +35,14 @@ fn start() -> Box<dyn std::any::Any> {
 }
 
 fn main() {
-    let name = if cfg!(feature = "hotpath") { "this-on" } else { "this-off" };
-    harness::run(harness::Subject { name, measured, start });
+    let name = match (cfg!(feature = "hotpath-alloc"), cfg!(feature = "hotpath")) {
+        (true, _) => "this-alloc",
+        (false, true) => "this-on",
+        _ => "this-off",
+    };
+    #[cfg(all(feature = "hotpath", feature = "threads"))]
+    let sample_threads = Some(hotpath::__private::sample_threads as fn());
+    #[cfg(not(all(feature = "hotpath", feature = "threads")))]
+    let sample_threads = None;
+    harness::run(harness::Subject { name, measured, start, measured_alloc_pairs, sample_threads });
 }

@@ -92,6 +92,10 @@ pub use hotpath_macros::measure_block;
 #[cfg(feature = "hotpath")]
 #[doc(hidden)]
 pub mod __private {
+    #[cfg(feature = "threads")]
+    pub use hotpath_runtime::sample_threads;
+    #[cfg(feature = "hotpath-alloc")]
+    pub use hotpath_runtime::CountingAllocator;
     pub use hotpath_runtime::{
         live_threads, model, profiler_bytes, snapshot, FnGuard, FnSite, MainConfig, MainGuard, MeasuredFuture, SiteName,
     };

@@ -15,14 +15,10 @@ use common::live::{live_command, send, Live};
 const CLIENTS: usize = 4;
 const REQUESTS_PER_CLIENT: usize = 2500;
 
-fn step_calls(live: &Live) -> u64 {
-    let timing = live.json("/functions_timing?focus=step");
-    timing["rows"].as_array().and_then(|r| r.first()).map_or(0, |r| r["calls"].as_u64().unwrap())
-}
-
 #[test]
 fn hammering_the_server_leaves_the_program_running_and_flat() {
     let mut live = Live::start(live_command(300));
+    live.calls("case_live::step");
     let paths = ["/metrics", "/report?limit=0", "/functions_timing", "/profiler_status", "/threads", "/nope"];
     let hammer = |rounds: usize| {
         std::thread::scope(|s| {
@@ -46,17 +42,23 @@ fn hammering_the_server_leaves_the_program_running_and_flat() {
         });
     };
     hammer(100); // warm-up: thread stacks, caches and allocator pools reach their steady size
+                 // The program's own pace without clients, for comparison (printed, not asserted).
+    let idle_from = (live.calls("case_live::step"), Instant::now());
+    std::thread::sleep(Duration::from_secs(1));
+    let idle_rate = (live.calls("case_live::step") - idle_from.0) as f64 / idle_from.1.elapsed().as_secs_f64();
     let rss_before = live.rss_kib();
-    let calls_before = step_calls(&live);
+    let calls_before = live.calls("case_live::step");
     let started = Instant::now();
     hammer(REQUESTS_PER_CLIENT);
     let elapsed = started.elapsed();
+    let calls_after = live.calls("case_live::step");
+    let busy_rate = (calls_after - calls_before) as f64 / started.elapsed().as_secs_f64();
     std::thread::sleep(Duration::from_millis(300));
     let rss_after = live.rss_kib();
-    let calls_after = step_calls(&live);
     let requests = CLIENTS * REQUESTS_PER_CLIENT;
     println!(
-        "load: {requests} requests from {CLIENTS} clients in {:.2} s ({:.0} req/s); RSS {rss_before} KiB -> {rss_after} KiB; step calls {calls_before} -> {calls_after}",
+        "load: {requests} requests from {CLIENTS} clients in {:.2} s ({:.0} req/s); RSS {rss_before} KiB -> {rss_after} KiB; \
+         program's step() {idle_rate:.0}/s idle, {busy_rate:.0}/s under load",
         elapsed.as_secs_f64(),
         requests as f64 / elapsed.as_secs_f64()
     );

@@ -26,25 +26,22 @@ const SECTIONS: [&str; 11] = [
     "tokio_runtime",
 ];
 
-/// Waits until the program has recorded calls (its first loop iterations).
-fn calls_of(live: &Live, name: &str) -> u64 {
-    for _ in 0..200 {
-        let reply = live.get("/functions_timing?limit=0", "");
-        if reply.status == 200 {
-            let rows = reply.json()["rows"].as_array().cloned().unwrap_or_default();
-            if let Some(row) = rows.iter().find(|r| r["name"] == name) {
-                return row["calls"].as_u64().unwrap();
-            }
-        }
-        std::thread::sleep(Duration::from_millis(50));
+/// The sections this build produces for `case_live` (it allocates in `step`).
+fn produced() -> Vec<&'static str> {
+    let mut sections = vec!["functions_timing"];
+    if cfg!(feature = "hotpath-alloc") {
+        sections.push("functions_alloc");
     }
-    panic!("{name} never showed up");
+    if cfg!(feature = "threads") {
+        sections.push("threads");
+    }
+    sections
 }
 
 #[test]
 fn every_endpoint() {
     let mut live = Live::start(live_command(60));
-    let first = calls_of(&live, "case_live::step");
+    let first = live.calls("case_live::step");
 
     let index = live.json("/");
     let endpoints: Vec<&str> = index["endpoints"].as_array().unwrap().iter().map(|e| e.as_str().unwrap()).collect();
@@ -64,8 +61,8 @@ fn every_endpoint() {
     assert_eq!(status["recording"], true);
     assert_eq!(status["auth"], false);
     assert!(status["uptime_ns"].as_u64().unwrap() > 0);
-    assert_eq!(status["sections"], serde_json::json!(["functions_timing"]));
-    assert!(status["unavailable"]["functions_alloc"].as_str().unwrap().contains("hotpath-alloc"));
+    assert_eq!(status["sections"], serde_json::json!(produced()));
+    assert!(status["unavailable"]["functions_cpu"].as_str().unwrap().contains("hotpath-cpu"));
 
     let timing = live.json("/functions_timing");
     let names: Vec<&str> = timing["rows"].as_array().unwrap().iter().map(|r| r["name"].as_str().unwrap()).collect();
@@ -77,8 +74,20 @@ fn every_endpoint() {
     let focused: Vec<&str> = focused["rows"].as_array().unwrap().iter().map(|r| r["name"].as_str().unwrap()).collect();
     assert_eq!(focused, ["case_live::parse"]);
 
+    if cfg!(feature = "threads") {
+        let threads = live.json("/threads?limit=0");
+        let names: Vec<&str> =
+            threads["rows"].as_array().unwrap().iter().map(|r| r["name"].as_str().unwrap()).collect();
+        assert!(names.contains(&"main") && names.contains(&"worker"), "{names:?}");
+        assert!(names.iter().all(|n| !n.starts_with("hp-")), "profiler threads hidden: {names:?}");
+    }
+    if cfg!(feature = "hotpath-alloc") {
+        let alloc = live.json("/functions_alloc?focus=step");
+        assert!(alloc["rows"][0]["bytes_total"].as_u64().unwrap() > 0, "{alloc}");
+    }
+
     // Sections this build does not produce: a JSON 404 that says why.
-    for section in SECTIONS.iter().skip(1) {
+    for section in SECTIONS.iter().filter(|s| !produced().contains(s)) {
         let reply = live.get(&format!("/{section}"), "");
         assert_eq!(reply.status, 404, "/{section}: {}", reply.body);
         assert_eq!(reply.header("content-type"), Some("application/json"));
@@ -107,7 +116,7 @@ fn every_endpoint() {
 
     // Live numbers move: snapshots are cached for 200 ms, not frozen.
     std::thread::sleep(Duration::from_millis(400));
-    assert!(calls_of(&live, "case_live::step") > first);
+    assert!(live.calls("case_live::step") > first);
     assert!(live.running());
 }
 
@@ -221,7 +230,7 @@ fn port_in_use_is_a_warning_in_the_report() {
 #[test]
 fn metrics_pass_promtool() {
     let live = Live::start(live_command(60));
-    calls_of(&live, "case_live::step");
+    live.calls("case_live::step");
     std::thread::sleep(Duration::from_millis(300));
     let metrics = live.get("/metrics", "");
     assert_eq!(metrics.status, 200);

@@ -64,8 +64,27 @@ fn annotated_code_runs_the_same_with_the_feature_off_and_on() {
 
 #[test]
 fn specification_snippet_runs_both_ways() {
+    // The threads seed: `#[hotpath::main] fn main() {}` with its Cargo.toml features.
     let off = cargo(&["run", "--quiet", "--bin", "seed"]);
     assert_eq!(String::from_utf8_lossy(&off.stdout), "");
+    let header = "threads - Thread CPU and memory statistics. (RSS: ";
     let on = cargo(&["run", "--quiet", "--bin", "seed", "--features", "hotpath"]);
-    assert!(String::from_utf8_lossy(&on.stdout).starts_with("[hotpath] No measurements recorded from seed::main"));
+    let text = String::from_utf8_lossy(&on.stdout);
+    assert!(text.starts_with("[hotpath] Profile of seed::main: "), "{text}");
+    let line = text.lines().find(|l| l.starts_with(header)).unwrap_or_else(|| panic!("{text}"));
+    assert!(!line.contains("Alloc"), "no alloc figures without hotpath-alloc: {line}");
+    let columns = |text: &str| -> Vec<String> {
+        let header = text.lines().find(|l| l.starts_with("| Thread ")).unwrap_or_else(|| panic!("{text}"));
+        header.split('|').map(str::trim).filter(|c| !c.is_empty()).map(String::from).collect()
+    };
+    assert_eq!(columns(&text), ["Thread", "Status", "CPU%", "Max%", "CPU User", "CPU Sys", "CPU Total"]);
+
+    let on = cargo(&["run", "--quiet", "--bin", "seed", "--features", "hotpath,hotpath-alloc"]);
+    let text = String::from_utf8_lossy(&on.stdout);
+    let line = text.lines().find(|l| l.starts_with(header)).unwrap_or_else(|| panic!("{text}"));
+    assert!(line.contains(", Alloc: ") && line.contains(", Dealloc: ") && line.contains(", Diff: "), "{line}");
+    assert_eq!(
+        columns(&text),
+        ["Thread", "Status", "CPU%", "Max%", "CPU User", "CPU Sys", "CPU Total", "Alloc", "Dealloc", "Diff"]
+    );
 }

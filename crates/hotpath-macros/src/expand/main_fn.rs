@@ -35,5 +35,23 @@ pub(crate) fn main(args: MainArgs, item: TokenStream) -> TokenStream {
         let __hotpath_main_guard = ::hotpath::__private::MainGuard::start(#config);
     };
     function.block.stmts.insert(0, guard);
-    quote! { #function }
+    let allocator = allocator(args.allocator.map(Into::into));
+    quote! { #allocator #function }
+}
+
+/// With `hotpath-alloc`, the counting global allocator around `System` or the
+/// user's allocator, as a sibling item of the annotated function.
+#[cfg(feature = "hotpath-alloc")]
+fn allocator(user: Option<TokenStream>) -> TokenStream {
+    let inner = user.unwrap_or_else(|| quote! { ::std::alloc::System });
+    quote! {
+        #[global_allocator]
+        static __HOTPATH_GLOBAL_ALLOCATOR: ::hotpath::__private::CountingAllocator<#inner> =
+            ::hotpath::__private::CountingAllocator::new(#inner);
+    }
+}
+
+#[cfg(not(feature = "hotpath-alloc"))]
+fn allocator(_user: Option<TokenStream>) -> TokenStream {
+    TokenStream::new()
 }

@@ -1,15 +1,10 @@
-//! One function's numbers on one thread.
+//! One function's numbers on one thread, and their merge over threads.
 
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
+use super::Usage;
 use crate::histogram::{Histogram, LocalHistogram};
-
-/// Adds to a counter that only the owning thread writes: a plain load and store,
-/// never a locked read-modify-write.
-#[inline(always)]
-pub(crate) fn bump(counter: &AtomicU64, by: u64) {
-    counter.store(counter.load(Relaxed).wrapping_add(by), Relaxed);
-}
+use crate::sync::bump;
 
 /// Per-thread record of one site. Written only by its thread; read by the collector.
 pub(crate) struct SiteCell {
@@ -29,6 +24,8 @@ pub(crate) struct SiteCell {
     /// Calls of this site currently on this thread's stack; owner-only.
     depth: AtomicU32,
     histogram: LocalHistogram,
+    #[cfg(feature = "alloc")]
+    alloc: crate::alloc::AllocCell,
 }
 
 impl SiteCell {
@@ -45,6 +42,8 @@ impl SiteCell {
             busy: AtomicU64::new(0),
             depth: AtomicU32::new(0),
             histogram: LocalHistogram::new(),
+            #[cfg(feature = "alloc")]
+            alloc: crate::alloc::AllocCell::new(),
         }
     }
 
@@ -56,14 +55,17 @@ impl SiteCell {
 
     /// Ends a sync call begun with [`enter`](Self::enter).
     #[inline(always)]
-    pub(crate) fn exit(&self, elapsed: u64, self_time: u64) {
+    pub(crate) fn exit(&self, inclusive: Usage, exclusive: Usage) {
         let depth = self.depth.load(Relaxed) - 1;
         self.depth.store(depth, Relaxed);
-        if depth == 0 {
-            bump(&self.total, elapsed);
+        let outermost = depth == 0;
+        if outermost {
+            bump(&self.total, inclusive.ticks);
         }
-        bump(&self.self_time, self_time);
-        self.complete(elapsed);
+        bump(&self.self_time, exclusive.ticks);
+        self.complete(inclusive.ticks);
+        #[cfg(feature = "alloc")]
+        self.alloc.record(inclusive, exclusive, outermost);
     }
 
     /// Accounts one poll of an async call: its duration and exclusive time.
@@ -74,11 +76,16 @@ impl SiteCell {
         bump(&self.self_time, self_time);
     }
 
-    /// Ends an async call: `wall` spans first poll to ready.
+    /// Ends an async call: `wall` ticks span first poll to ready; `inclusive` and
+    /// `exclusive` sum the allocations of all its polls.
     #[inline(always)]
-    pub(crate) fn complete_async(&self, wall: u64) {
+    pub(crate) fn complete_async(&self, wall: u64, inclusive: Usage, exclusive: Usage) {
         bump(&self.total, wall);
         self.complete(wall);
+        #[cfg(feature = "alloc")]
+        self.alloc.record(inclusive, exclusive, true);
+        #[cfg(not(feature = "alloc"))]
+        let _ = (inclusive, exclusive);
     }
 
     #[inline(always)]
@@ -113,6 +120,8 @@ pub(crate) struct SiteTotals {
     pub(crate) polls: u64,
     pub(crate) busy: u64,
     pub(crate) histogram: Histogram,
+    #[cfg(feature = "alloc")]
+    pub(crate) alloc: crate::alloc::AllocTotals,
 }
 
 impl Default for SiteTotals {
@@ -128,6 +137,8 @@ impl Default for SiteTotals {
             polls: 0,
             busy: 0,
             histogram: Histogram::default(),
+            #[cfg(feature = "alloc")]
+            alloc: crate::alloc::AllocTotals::default(),
         }
     }
 }
@@ -145,6 +156,8 @@ impl SiteTotals {
         self.polls += cell.polls.load(Relaxed);
         self.busy += cell.busy.load(Relaxed);
         self.histogram.merge_local(&cell.histogram);
+        #[cfg(feature = "alloc")]
+        self.alloc.add_cell(&cell.alloc);
     }
 
     /// Adds another total.
@@ -159,5 +172,15 @@ impl SiteTotals {
         self.polls += other.polls;
         self.busy += other.busy;
         self.histogram.merge(&other.histogram);
+        #[cfg(feature = "alloc")]
+        self.alloc.add(&other.alloc);
+    }
+
+    /// Heap bytes held by the merged histograms.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        #[cfg(feature = "alloc")]
+        return self.histogram.heap_bytes() + self.alloc.heap_bytes();
+        #[cfg(not(feature = "alloc"))]
+        self.histogram.heap_bytes()
     }
 }

@@ -7,9 +7,9 @@ use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use crate::functions::{FnSite, SiteCell};
+use crate::functions::{FnSite, SiteCell, Usage};
+use crate::session;
 use crate::thread::{self, ThreadRecorder};
-use crate::{clock, session};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum State {
@@ -23,19 +23,29 @@ enum State {
 /// Wraps an async function's body or an awaiting `measure_block!`.
 ///
 /// Wall time (calls, Avg, percentiles, Total) spans the first poll to `Ready`;
-/// Self time sums the polls minus nested measured calls.
+/// Self time sums the polls minus nested measured calls. Allocations of every poll,
+/// on whatever thread, add up in the future itself until it completes.
 pub struct MeasuredFuture<F> {
     inner: F,
     site: &'static FnSite,
     start: u64,
     state: State,
+    inclusive: Usage,
+    exclusive: Usage,
 }
 
 impl<F> MeasuredFuture<F> {
     /// Wraps `inner`, measured as `site`.
     #[inline]
     pub fn new(site: &'static FnSite, inner: F) -> Self {
-        Self { inner, site, start: 0, state: State::NotPolled }
+        Self {
+            inner,
+            site,
+            start: 0,
+            state: State::NotPolled,
+            inclusive: Usage::default(),
+            exclusive: Usage::default(),
+        }
     }
 }
 
@@ -62,14 +72,16 @@ impl<F: Future> Future for MeasuredFuture<F> {
         let Some(cell) = recorder.cell(this.site.id()) else { return inner.poll(cx) };
         let frame = PollFrame::begin(recorder, cell);
         if this.state == State::NotPolled {
-            this.start = frame.start;
+            this.start = frame.start.ticks;
             this.state = State::Running;
         }
         let result = inner.poll(cx);
-        let end = frame.end();
+        let (end, inclusive, exclusive) = frame.end();
+        this.inclusive = this.inclusive.plus(inclusive);
+        this.exclusive = this.exclusive.plus(exclusive);
         if result.is_ready() {
             this.state = State::Done;
-            cell.complete_async(end.saturating_sub(this.start));
+            cell.complete_async(end.saturating_sub(this.start), this.inclusive, this.exclusive);
         }
         result
     }
@@ -92,8 +104,8 @@ impl<F> Drop for MeasuredFuture<F> {
 struct PollFrame<'a> {
     recorder: &'a ThreadRecorder,
     cell: &'a SiteCell,
-    saved: u64,
-    start: u64,
+    saved: Usage,
+    start: Usage,
     ended: bool,
 }
 
@@ -101,28 +113,31 @@ impl<'a> PollFrame<'a> {
     #[inline(always)]
     fn begin(recorder: &'a ThreadRecorder, cell: &'a SiteCell) -> Self {
         let saved = recorder.push_frame();
-        Self { recorder, cell, saved, start: clock::now(), ended: false }
+        Self { recorder, cell, saved, start: Usage::now(), ended: false }
     }
 
+    /// Ends the poll: the end tick and the poll's inclusive and exclusive usage.
     #[inline(always)]
-    fn end(mut self) -> u64 {
-        let end = clock::now();
-        self.account(end);
+    fn end(mut self) -> (u64, Usage, Usage) {
+        let end = Usage::now();
+        let (inclusive, exclusive) = self.account(end);
         self.ended = true;
-        end
+        (end.ticks, inclusive, exclusive)
     }
 
     #[inline(always)]
-    fn account(&self, end: u64) {
-        let elapsed = end.saturating_sub(self.start);
-        self.cell.add_poll(elapsed, self.recorder.pop_frame(self.saved, elapsed));
+    fn account(&self, end: Usage) -> (Usage, Usage) {
+        let inclusive = end.since(self.start);
+        let exclusive = self.recorder.pop_frame(self.saved, inclusive);
+        self.cell.add_poll(inclusive.ticks, exclusive.ticks);
+        (inclusive, exclusive)
     }
 }
 
 impl Drop for PollFrame<'_> {
     fn drop(&mut self) {
         if !self.ended {
-            self.account(clock::now());
+            self.account(Usage::now());
         }
     }
 }

@@ -1,16 +1,16 @@
 //! The sync frame: created as the first statement of a measured function, dropped
 //! when it returns, unwinds or breaks out.
 
-use crate::functions::{FnSite, SiteCell};
+use crate::functions::{FnSite, SiteCell, Usage};
+use crate::session;
 use crate::thread::{self, ThreadRecorder};
-use crate::{clock, session};
 
 /// Times one call of a sync function. Not `Send`: it must end on its own thread.
 pub struct FnGuard {
     recorder: *const ThreadRecorder,
     cell: *const SiteCell,
-    saved: u64,
-    start: u64,
+    saved: Usage,
+    start: Usage,
 }
 
 impl FnGuard {
@@ -30,12 +30,12 @@ impl FnGuard {
         cell.enter();
         // SAFETY: as above.
         let saved = unsafe { &*recorder }.push_frame();
-        Self { recorder, cell, saved, start: clock::now() }
+        Self { recorder, cell, saved, start: Usage::now() }
     }
 
     #[inline(always)]
     fn inactive() -> Self {
-        Self { recorder: std::ptr::null(), cell: std::ptr::null(), saved: 0, start: 0 }
+        Self { recorder: std::ptr::null(), cell: std::ptr::null(), saved: Usage::default(), start: Usage::default() }
     }
 }
 
@@ -45,10 +45,10 @@ impl Drop for FnGuard {
         if self.cell.is_null() {
             return;
         }
-        let elapsed = clock::now().saturating_sub(self.start);
+        let inclusive = Usage::now().since(self.start);
         // SAFETY: set together in `enter` from this thread's live recorder.
         let (recorder, cell) = unsafe { (&*self.recorder, &*self.cell) };
-        let self_time = recorder.pop_frame(self.saved, elapsed);
-        cell.exit(elapsed, self_time);
+        let exclusive = recorder.pop_frame(self.saved, inclusive);
+        cell.exit(inclusive, exclusive);
     }
 }

@@ -2,6 +2,7 @@
 //!
 //! - `site`: the static call site each macro emits, registered once.
 //! - `cell`: one site's numbers on one thread, and their merge over threads.
+//! - `frame`: the usage (time, allocations) a frame reads at entry and exit.
 //! - `guard`: the sync frame (a guard on the caller's stack).
 //! - `future`: the async frame, pushed and popped on every poll.
 //! - `section`: the `functions-timing` section of the report.
@@ -9,6 +10,7 @@
 
 mod buckets;
 mod cell;
+mod frame;
 mod future;
 mod guard;
 mod section;
@@ -16,7 +18,8 @@ mod site;
 
 pub(crate) use buckets::{duration_buckets, DurationBuckets};
 pub(crate) use cell::{SiteCell, SiteTotals};
+pub(crate) use frame::Usage;
 pub use future::MeasuredFuture;
 pub use guard::FnGuard;
-pub(crate) use section::section;
+pub(crate) use section::{named, section, select, Named};
 pub use site::{FnSite, SiteName};

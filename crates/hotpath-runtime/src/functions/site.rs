@@ -45,6 +45,10 @@ impl FnSite {
     #[cold]
     #[inline(never)]
     fn register(&'static self) -> u32 {
+        crate::memory::untracked(|| self.register_locked())
+    }
+
+    fn register_locked(&'static self) -> u32 {
         let mut sites = lock(&SITES);
         // Another thread may have registered this site while we waited for the lock.
         let id = self.id.load(Relaxed);

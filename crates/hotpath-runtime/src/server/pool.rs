@@ -26,6 +26,8 @@ pub(crate) fn spawn(listener: TcpListener, state: Arc<State>) -> std::io::Result
 
 fn spawn_worker(n: usize, listener: Arc<TcpListener>, state: Arc<State>) -> std::io::Result<()> {
     std::thread::Builder::new().name(format!("hp-http-{n}")).stack_size(STACK).spawn(move || {
+        // The server's own allocations are not the program's.
+        crate::memory::profiler_thread();
         if n + 1 < WORKERS {
             // A worker fewer is a smaller pool, not a failure.
             let _ = spawn_worker(n + 1, Arc::clone(&listener), Arc::clone(&state));

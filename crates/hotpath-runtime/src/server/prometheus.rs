@@ -41,6 +41,8 @@ pub(crate) fn render(snapshot: &Snapshot, stats: &Stats) -> String {
     family(&mut out, "hotpath_recording_threads", "gauge", "Threads with a live recorder.");
     sample(&mut out, "hotpath_recording_threads", "", snapshot.recording_threads as f64);
     functions(&mut out, snapshot);
+    allocations(&mut out, snapshot);
+    threads(&mut out, snapshot);
     http(&mut out, stats);
     out
 }
@@ -86,6 +88,54 @@ fn functions(out: &mut String, snapshot: &Snapshot) {
             let value = row.get(field).and_then(Value::as_u64).unwrap_or(0) as f64 / scale;
             sample(out, metric, &format!("function=\"{}\"", escape(name)), value);
         }
+    }
+}
+
+/// Rows of `section` (its `rows` list), if the report has the section.
+fn rows<'a>(snapshot: &'a Snapshot, section: &str) -> Option<&'a Vec<Value>> {
+    snapshot.report.get(section)?.get("rows")?.as_array()
+}
+
+fn number(value: &Value, key: &str) -> f64 {
+    value.get(key).and_then(Value::as_f64).unwrap_or(0.0)
+}
+
+/// Per-function allocations (`hotpath-alloc`): counters over all calls.
+fn allocations(out: &mut String, snapshot: &Snapshot) {
+    let Some(section) = snapshot.report.get("functions_alloc") else { return };
+    let name = "hotpath_allocated_bytes_total";
+    family(out, name, "counter", "Bytes allocated by the whole process since profiling started.");
+    sample(out, name, "", number(section, "process_alloc_bytes"));
+    let name = "hotpath_allocations_total";
+    family(out, name, "counter", "Allocations made by the whole process since profiling started.");
+    sample(out, name, "", number(section, "process_allocs"));
+    let rows = rows(snapshot, "functions_alloc").map_or(&[][..], Vec::as_slice);
+    let counters = [
+        ("hotpath_function_allocated_bytes_total", "bytes_total", "Bytes allocated inside measured functions."),
+        ("hotpath_function_allocations_total", "allocs_total", "Allocations made inside measured functions."),
+    ];
+    for (metric, field, help) in counters {
+        family(out, metric, "counter", help);
+        for row in rows {
+            let function = row.get("name").and_then(Value::as_str).unwrap_or("");
+            sample(out, metric, &format!("function=\"{}\"", escape(function)), number(row, field));
+        }
+    }
+}
+
+/// Per-thread CPU time (threads view) and the process's resident memory.
+fn threads(out: &mut String, snapshot: &Snapshot) {
+    let Some(section) = snapshot.report.get("threads") else { return };
+    let name = "hotpath_resident_memory_bytes";
+    family(out, name, "gauge", "Resident set size of the process.");
+    sample(out, name, "", number(section, "rss_bytes"));
+    let name = "hotpath_thread_cpu_seconds_total";
+    family(out, name, "counter", "CPU time of each thread of the program, user and system.");
+    for row in rows(snapshot, "threads").map_or(&[][..], Vec::as_slice) {
+        let thread = row.get("name").and_then(Value::as_str).unwrap_or("");
+        let labels = format!("thread=\"{}\",tid=\"{}\"", escape(thread), number(row, "tid"));
+        sample(out, name, &format!("{labels},mode=\"user\""), number(row, "cpu_user_ns") / 1e9);
+        sample(out, name, &format!("{labels},mode=\"system\""), number(row, "cpu_sys_ns") / 1e9);
     }
 }
 

@@ -5,7 +5,7 @@
 use std::ptr;
 use std::sync::atomic::{AtomicPtr, AtomicU64, Ordering};
 
-use crate::functions::SiteCell;
+use crate::functions::{SiteCell, Usage};
 use crate::memory;
 
 const CHUNK: usize = 64;
@@ -17,17 +17,48 @@ struct Chunk([AtomicPtr<SiteCell>; CHUNK]);
 /// Recording state of one thread. Written only by that thread.
 pub(crate) struct ThreadRecorder {
     directory: [AtomicPtr<Chunk>; DIRECTORY],
-    /// Inclusive time of the finished measured calls nested in the current frame.
-    /// Each frame saves it on entry and restores it (plus its own time) on exit, so
+    /// Inclusive usage of the finished measured calls nested in the current frame.
+    /// Each frame saves it on entry and restores it (plus its own usage) on exit, so
     /// the frames form a stack through the guards on the native stack, without a
     /// depth limit. Owner-only.
-    children: AtomicU64,
+    children: Children,
+}
+
+/// The `children` accumulator: one owner-only atomic per [`Usage`] component.
+#[derive(Default)]
+struct Children {
+    ticks: AtomicU64,
+    #[cfg(feature = "alloc")]
+    bytes: AtomicU64,
+    #[cfg(feature = "alloc")]
+    allocs: AtomicU64,
+}
+
+impl Children {
+    #[inline(always)]
+    fn replace(&self, value: Usage) -> Usage {
+        let r = Ordering::Relaxed;
+        let old = Usage {
+            ticks: self.ticks.load(r),
+            #[cfg(feature = "alloc")]
+            bytes: self.bytes.load(r),
+            #[cfg(feature = "alloc")]
+            allocs: self.allocs.load(r),
+        };
+        self.ticks.store(value.ticks, r);
+        #[cfg(feature = "alloc")]
+        {
+            self.bytes.store(value.bytes, r);
+            self.allocs.store(value.allocs, r);
+        }
+        old
+    }
 }
 
 impl ThreadRecorder {
     pub(crate) fn new() -> Self {
         memory::allocated(std::mem::size_of::<Self>());
-        Self { directory: [const { AtomicPtr::new(ptr::null_mut()) }; DIRECTORY], children: AtomicU64::new(0) }
+        Self { directory: [const { AtomicPtr::new(ptr::null_mut()) }; DIRECTORY], children: Children::default() }
     }
 
     /// The cell of site `id`, created on first use; `None` past [`MAX_SITES`].
@@ -48,6 +79,10 @@ impl ThreadRecorder {
     #[cold]
     #[inline(never)]
     fn create_cell(&self, id: usize) -> Option<&SiteCell> {
+        memory::untracked(|| self.allocate_cell(id))
+    }
+
+    fn allocate_cell(&self, id: usize) -> Option<&SiteCell> {
         let slot = self.directory.get(id / CHUNK)?;
         let mut chunk = slot.load(Ordering::Relaxed);
         if chunk.is_null() {
@@ -80,21 +115,18 @@ impl ThreadRecorder {
         }
     }
 
-    /// Starts a frame: returns the enclosing frame's children time and resets it.
+    /// Starts a frame: returns the enclosing frame's children usage and resets it.
     #[inline(always)]
-    pub(crate) fn push_frame(&self) -> u64 {
-        let saved = self.children.load(Ordering::Relaxed);
-        self.children.store(0, Ordering::Relaxed);
-        saved
+    pub(crate) fn push_frame(&self) -> Usage {
+        self.children.replace(Usage::default())
     }
 
-    /// Ends a frame of `elapsed` ticks: returns its exclusive time and restores the
-    /// enclosing frame's children time, now including this frame.
+    /// Ends a frame whose inclusive usage was `inclusive`: returns its exclusive usage
+    /// and restores the enclosing frame's children usage, now including this frame.
     #[inline(always)]
-    pub(crate) fn pop_frame(&self, saved: u64, elapsed: u64) -> u64 {
-        let nested = self.children.load(Ordering::Relaxed);
-        self.children.store(saved.wrapping_add(elapsed), Ordering::Relaxed);
-        elapsed.saturating_sub(nested)
+    pub(crate) fn pop_frame(&self, saved: Usage, inclusive: Usage) -> Usage {
+        let nested = self.children.replace(saved.plus(inclusive));
+        inclusive.since(nested)
     }
 }
 

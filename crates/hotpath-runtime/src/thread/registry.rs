@@ -46,8 +46,11 @@ fn attach() -> *const ThreadRecorder {
     if CURRENT.with(Cell::get) == DEAD || EXIT.try_with(|_| ()).is_err() {
         return ptr::null();
     }
-    let recorder = Arc::new(ThreadRecorder::new());
-    lock(&REGISTRY).live.push(Arc::clone(&recorder));
+    let recorder = memory::untracked(|| {
+        let recorder = Arc::new(ThreadRecorder::new());
+        lock(&REGISTRY).live.push(Arc::clone(&recorder));
+        recorder
+    });
     let p = Arc::into_raw(recorder);
     CURRENT.with(|c| c.set(p));
     p
@@ -60,7 +63,8 @@ impl Drop for ExitHook {
         let p = CURRENT.with(|c| c.replace(DEAD));
         if p as usize > DEAD as usize {
             // SAFETY: `p` came from `Arc::into_raw` in `attach` and is released once.
-            retire(unsafe { Arc::from_raw(p) });
+            let recorder = unsafe { Arc::from_raw(p) };
+            memory::untracked(|| retire(recorder));
         }
     }
 }
@@ -76,9 +80,9 @@ fn retire(recorder: Arc<ThreadRecorder>) {
             memory::allocated((registry.retired.capacity() - before) * std::mem::size_of::<SiteTotals>());
         }
         let totals = &mut registry.retired[id];
-        let before = totals.histogram.heap_bytes();
+        let before = totals.heap_bytes();
         totals.add_cell(cell);
-        memory::allocated(totals.histogram.heap_bytes() - before);
+        memory::allocated(totals.heap_bytes() - before);
     });
     registry.live.retain(|r| !Arc::ptr_eq(r, &recorder));
 }

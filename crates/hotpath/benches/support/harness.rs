@@ -7,6 +7,10 @@
 //!   so work a profiler defers to a background thread is counted too
 //! - `memory CALLS THREADS`: peak RSS after CALLS measured calls split over THREADS
 //! - `startup`: time to create the profiling session (what `#[hotpath::main]` runs first)
+//! - `alloc [PAIRS]`: ns per `Box` allocate+free pair through the global allocator the
+//!   binary was built with, outside any measured function and inside one
+//! - `sampler`: ns per threads-view sample with 10 and 100 extra parked threads (when
+//!   the subject can sample on demand)
 
 use std::any::Any;
 use std::hint::black_box;
@@ -20,6 +24,20 @@ pub(crate) struct Subject {
     pub(crate) measured: fn(u64) -> u64,
     /// Starts a profiling session with report output off; dropped to end it.
     pub(crate) start: fn() -> Box<dyn Any>,
+    /// A measured function running [`alloc_pairs`] inside its frame.
+    pub(crate) measured_alloc_pairs: fn(u64) -> u64,
+    /// Takes one threads-view sample, if the subject exposes that.
+    pub(crate) sample_threads: Option<fn()>,
+}
+
+/// `n` allocate+free pairs of a small box; what the alloc mode times.
+#[inline(never)]
+pub(crate) fn alloc_pairs(n: u64) -> u64 {
+    let mut acc = 0u64;
+    for i in 0..n {
+        acc = acc.wrapping_add(*black_box(Box::new(i)));
+    }
+    acc
 }
 
 #[inline(never)]
@@ -117,6 +135,53 @@ pub(crate) fn run(subject: Subject) {
             drop(session);
             let per_call = (process_cpu_ns() - before) as f64 / calls as f64;
             println!("{} cpu calls={calls} cpu_ns_per_call={per_call:.2}", subject.name);
+        }
+        "alloc" => {
+            let pairs = number(1, 5_000_000);
+            let session = (subject.start)();
+            let best = |f: &dyn Fn() -> u64| {
+                (0..7)
+                    .map(|_| {
+                        let start = Instant::now();
+                        black_box(f());
+                        start.elapsed().as_nanos() as f64 / pairs as f64
+                    })
+                    .fold(f64::INFINITY, f64::min)
+            };
+            let outside = best(&|| alloc_pairs(pairs));
+            let inside = best(&|| (subject.measured_alloc_pairs)(pairs));
+            drop(session);
+            println!("{} alloc outside_ns={outside:.2} inside_ns={inside:.2}", subject.name);
+        }
+        "sampler" => {
+            let Some(sample) = subject.sample_threads else {
+                println!("{} sampler unsupported", subject.name);
+                return;
+            };
+            let session = (subject.start)();
+            let mut line = format!("{} sampler", subject.name);
+            for extra in [10usize, 100] {
+                let stop = std::sync::Arc::new(std::sync::Barrier::new(extra + 1));
+                let parked: Vec<_> = (0..extra)
+                    .map(|_| {
+                        let stop = std::sync::Arc::clone(&stop);
+                        std::thread::spawn(move || {
+                            stop.wait();
+                        })
+                    })
+                    .collect();
+                let rounds = 200;
+                let start = Instant::now();
+                for _ in 0..rounds {
+                    sample();
+                }
+                let per = start.elapsed().as_nanos() as f64 / rounds as f64;
+                line.push_str(&format!(" threads_{extra}_us={:.1}", per / 1000.0));
+                stop.wait();
+                parked.into_iter().for_each(|t| t.join().unwrap());
+            }
+            drop(session);
+            println!("{line}");
         }
         "startup" => {
             let start = Instant::now();

@@ -57,6 +57,21 @@ impl Live {
         reply.json()
     }
 
+    /// Calls of function `name` so far, waiting until it has completed one.
+    pub(crate) fn calls(&self, name: &str) -> u64 {
+        for _ in 0..600 {
+            let reply = self.get("/functions_timing?limit=0", "");
+            if reply.status == 200 {
+                let rows = reply.json()["rows"].as_array().cloned().unwrap_or_default();
+                if let Some(row) = rows.iter().find(|r| r["name"] == name) {
+                    return row["calls"].as_u64().expect("calls is a number");
+                }
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        panic!("{name} never showed up");
+    }
+
     /// True while the process runs.
     pub(crate) fn running(&mut self) -> bool {
         self.child.try_wait().expect("wait works").is_none()

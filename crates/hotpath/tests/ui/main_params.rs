@@ -25,3 +25,8 @@ mod shape {
     #[hotpath::main(format)]
     fn run() {}
 }
+
+mod allocator {
+    #[hotpath::main(allocator = "mimalloc")]
+    fn run() {}
+}

@@ -1,0 +1,64 @@
+//! The threads view (`threads` feature): per-thread CPU time, CPU%, state and, with
+//! `alloc`, bytes allocated and freed.
+//!
+//! A profiler thread (`hp-threads`, hidden from the view) samples the OS every
+//! `HOTPATH_THREADS_INTERVAL_MS`; the report takes one more sample at its end.
+//! - `os_*`: one file per platform, each returning the same [`OsSample`].
+//! - `sampler`: the sampling thread and the per-thread history (CPU%, Max%).
+//! - `section`: the `threads` report section.
+
+#[cfg(any(target_os = "linux", target_os = "android"))]
+#[path = "os_linux.rs"]
+mod os;
+#[cfg(target_vendor = "apple")]
+#[path = "os_macos.rs"]
+mod os;
+#[cfg(windows)]
+#[path = "os_windows.rs"]
+mod os;
+#[cfg(not(any(target_os = "linux", target_os = "android", target_vendor = "apple", windows)))]
+#[path = "os_other.rs"]
+mod os;
+mod sampler;
+mod section;
+
+pub(crate) use sampler::{sample_now, start};
+pub(crate) use section::section;
+
+/// What the OS says about one thread.
+pub(crate) struct OsThread {
+    pub(crate) tid: u64,
+    /// The thread's name; `None` when it has none of its own.
+    pub(crate) name: Option<String>,
+    pub(crate) state: State,
+    pub(crate) user_ns: u64,
+    pub(crate) sys_ns: u64,
+}
+
+/// Execution state, as the report names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum State {
+    /// On a CPU, or ready to run.
+    Running,
+    /// Parked or waiting.
+    Sleeping,
+    /// In an uninterruptible wait, usually disk I/O (not observable on Windows).
+    #[cfg_attr(windows, allow(dead_code))]
+    Blocked,
+}
+
+impl State {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Self::Running => "Running",
+            Self::Sleeping => "Sleeping",
+            Self::Blocked => "Blocked",
+        }
+    }
+}
+
+/// One sample of the whole process.
+pub(crate) struct OsSample {
+    pub(crate) threads: Vec<OsThread>,
+    pub(crate) rss_bytes: u64,
+}

@@ -1,0 +1,58 @@
+//! Builds the `threads` section from the sampler's history.
+
+use hotpath_model::{ThreadRow, Threads};
+
+use super::sampler::{sample_now, with_history};
+
+/// The view at this instant (one fresh sample), busiest threads first, at most `limit`
+/// rows. Profiler threads (`hp-*`) are left out. `None` if sampling never started.
+pub(crate) fn section(limit: usize) -> Option<Threads> {
+    sample_now();
+    #[cfg(feature = "alloc")]
+    let allocs: std::collections::HashMap<u64, crate::alloc::counters::ThreadAllocs> =
+        crate::alloc::counters::per_thread().into_iter().collect();
+    with_history(|history| {
+        let mut rows: Vec<ThreadRow> = history
+            .threads
+            .iter()
+            .filter(|(_, t)| !t.name.starts_with("hp-"))
+            .map(|(&tid, t)| {
+                let mut row = ThreadRow::default();
+                row.name = t.name.clone();
+                row.tid = tid;
+                row.status = t.state.as_str().to_string();
+                row.cpu_percent = t.cpu_percent;
+                row.max_cpu_percent = t.max_cpu_percent;
+                row.cpu_user_ns = t.user_ns;
+                row.cpu_sys_ns = t.sys_ns;
+                #[cfg(feature = "alloc")]
+                {
+                    let a = allocs.get(&tid).copied().unwrap_or_default();
+                    row.alloc_bytes = Some(a.alloc_bytes);
+                    row.dealloc_bytes = Some(a.free_bytes);
+                }
+                row
+            })
+            .collect();
+        rows.sort_by(|a, b| {
+            (b.cpu_user_ns + b.cpu_sys_ns).cmp(&(a.cpu_user_ns + a.cpu_sys_ns)).then(a.tid.cmp(&b.tid))
+        });
+        let mut section = Threads::default();
+        section.pid = std::process::id();
+        section.rss_bytes = history.rss_bytes;
+        section.interval_ms = history.interval.as_millis() as u64;
+        section.samples = history.samples;
+        section.total_threads = rows.len();
+        rows.truncate(limit);
+        section.rows = rows;
+        #[cfg(feature = "alloc")]
+        {
+            let totals = crate::alloc::counters::process_totals();
+            let mut alloc = hotpath_model::AllocTotals::default();
+            alloc.alloc_bytes = totals.alloc_bytes;
+            alloc.dealloc_bytes = totals.free_bytes;
+            section.alloc = Some(alloc);
+        }
+        section
+    })
+}
