@@ -45,6 +45,17 @@
 //! `HOTPATH_OUTPUT_PATH`, `HOTPATH_LIMIT`, `HOTPATH_PERCENTILES` (`50,95,99.9`),
 //! `HOTPATH_FOCUS` (substring or `/regex/`), `HOTPATH_CLOCK` (`tsc` or `monotonic`).
 //! A bad value prints one warning line and keeps the configured value.
+//!
+//! ## Live server
+//!
+//! With the feature on, `#[hotpath::main]` also serves the report while the program
+//! runs, on `127.0.0.1:6770`: one JSON endpoint per section, `/report`,
+//! `/profiler_status` and `/metrics` for Prometheus; `hotpath console` draws it in
+//! the terminal. `HOTPATH_METRICS_PORT` (0 picks a free port), `HOTPATH_METRICS_HOST`
+//! (needs a token unless loopback), `HOTPATH_AUTH_TOKEN` (required as a bearer token
+//! on every request) and `HOTPATH_METRICS_SERVER_OFF` configure it. Cost: at start-up
+//! one bind and one thread spawn; then four `hp-http-*` threads asleep in `accept`,
+//! and a snapshot built off the program's threads at most every 200 ms while clients poll.
 
 #![deny(missing_docs)]
 #![warn(unreachable_pub)]
