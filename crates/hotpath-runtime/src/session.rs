@@ -144,7 +144,7 @@ pub(crate) fn snapshot_unlimited() -> Option<Report> {
     Some(memory::untracked(|| build_with(session, &config, End::Live)))
 }
 
-/// Process uptime of the session, for live status.
+/// Time since the session started, for live status.
 pub(crate) fn uptime() -> Option<std::time::Duration> {
     SESSION.get().map(|s| s.started.elapsed())
 }

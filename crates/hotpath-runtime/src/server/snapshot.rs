@@ -33,7 +33,7 @@ pub(crate) struct Snapshot {
 }
 
 impl Snapshot {
-    /// A snapshot of `report` without histograms (tests and programs without a session).
+    /// A snapshot of `report`, with process figures read now; histograms are added by [`live`].
     pub(crate) fn from_report(report: &Report, uptime: Duration) -> Self {
         let report = match serde_json::to_value(report) {
             Ok(Value::Object(map)) => map,
