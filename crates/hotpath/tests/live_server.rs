@@ -160,6 +160,16 @@ fn slow_clients_time_out_without_blocking_others() {
     for _ in 0..20 {
         assert_eq!(live.get("/profiler_status", "").status, 200);
     }
+    if cfg!(target_os = "linux") {
+        // Bounded: a fixed pool of server threads, however many clients came.
+        let tasks = std::fs::read_dir(format!("/proc/{}/task", live.child.id())).unwrap();
+        let names: Vec<String> = tasks
+            .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("comm")).ok())
+            .map(|n| n.trim().to_string())
+            .filter(|n| n.starts_with("hp-http-"))
+            .collect();
+        assert_eq!(names.len(), 4, "{names:?}");
+    }
     // The server gives up on them with a 408 (after its 5 s deadline).
     for s in &mut stuck {
         s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();

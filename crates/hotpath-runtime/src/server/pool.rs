@@ -1,5 +1,5 @@
-//! A fixed pool of `hp-http-N` threads, each accepting and serving one connection
-//! at a time. A slow or silent client holds one worker for at most the read
+//! A fixed pool of `hp-http-N` threads (one until the first client, then
+//! [`WORKERS`]), each accepting and serving one connection at a time. A slow or silent client holds one worker for at most the read
 //! deadline plus the write timeout; the others keep serving.
 
 use std::net::{TcpListener, TcpStream};
@@ -17,30 +17,33 @@ pub(crate) const WORKERS: usize = 4;
 /// Enough for parsing, JSON and Prometheus text, which all live on the heap.
 const STACK: usize = 256 * 1024;
 
-/// Starts the first worker, which starts the others, so the profiled program's
-/// start-up pays for one thread spawn.
+/// Starts the first worker. It starts the others when the first client connects,
+/// so a program nobody watches pays for one thread, and its start-up for one spawn.
 pub(crate) fn spawn(listener: TcpListener, state: Arc<State>) -> std::io::Result<()> {
-    let listener = Arc::new(listener);
-    spawn_worker(0, listener, state)
+    spawn_worker(0, Arc::new(listener), state)
 }
 
 fn spawn_worker(n: usize, listener: Arc<TcpListener>, state: Arc<State>) -> std::io::Result<()> {
     std::thread::Builder::new().name(format!("hp-http-{n}")).stack_size(STACK).spawn(move || {
         // The server's own allocations are not the program's.
         crate::memory::profiler_thread();
-        if n + 1 < WORKERS {
-            // A worker fewer is a smaller pool, not a failure.
-            let _ = spawn_worker(n + 1, Arc::clone(&listener), Arc::clone(&state));
-        }
-        work(&listener, &state);
+        work(n, &listener, &state);
     })?;
     Ok(())
 }
 
-fn work(listener: &TcpListener, state: &State) {
+fn work(n: usize, listener: &Arc<TcpListener>, state: &Arc<State>) {
+    let mut grown = n > 0;
     loop {
         match listener.accept() {
             Ok((stream, _)) => {
+                if !grown {
+                    grown = true;
+                    for m in 1..WORKERS {
+                        // A worker fewer is a smaller pool, not a failure.
+                        let _ = spawn_worker(m, Arc::clone(listener), Arc::clone(state));
+                    }
+                }
                 // A bug in a handler must cost one response, not the worker.
                 if catch_unwind(AssertUnwindSafe(|| serve(stream, state))).is_err() {
                     state.stats.count(500);
