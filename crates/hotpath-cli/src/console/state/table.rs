@@ -11,13 +11,16 @@ use serde_json::Value;
 use super::history::History;
 
 /// How a column's values are shown.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) enum Kind {
+    #[default]
     Text,
     Count,
     Duration,
     Bytes,
     Rate,
+    /// A rate of nanoseconds per second, shown as a share of one core (`12.5%`).
+    Busy,
     Percent,
     Float,
 }
@@ -46,6 +49,7 @@ impl Cell {
             (Cell::Number(n), Kind::Bytes) => format_bytes(*n as u64),
             (Cell::Number(n), Kind::Count) => format_count(*n as u64),
             (Cell::Number(n), Kind::Rate) => format_rate(*n),
+            (Cell::Number(n), Kind::Busy) => format!("{:.1}%", n / 1e7),
             (Cell::Number(n), Kind::Percent) => format!("{n:.1}%"),
             (Cell::Number(n), Kind::Float | Kind::Text) => format!("{n:.2}"),
         }
@@ -88,6 +92,8 @@ pub(crate) struct Table {
     pub(crate) rows: Vec<TableRow>,
     /// Field whose rate is drawn as the sparkline (`calls` for functions).
     pub(crate) counter: Option<String>,
+    /// How that rate reads: [`Kind::Rate`] (per second) or [`Kind::Busy`] (share of a core).
+    pub(crate) counter_kind: Kind,
 }
 
 impl Table {
@@ -180,11 +186,13 @@ fn functions_timing(section: &Value, meta: &Value, history: &History) -> Option<
             TableRow { name: row.name.clone(), cells, raw: raw.clone() }
         })
         .collect();
-    Some(Table { columns, rows, counter: Some("calls".into()) })
+    Some(Table { columns, rows, counter: Some("calls".into()), counter_kind: Kind::Rate })
 }
 
 /// Fields never shown as columns (they are in the detail pane).
 const HIDDEN: [&str; 3] = ["file", "line", "location"];
+/// Integer fields that identify rather than count: never charted as a rate.
+const IDS: [&str; 6] = ["tid", "pid", "id", "line", "instances", "iter"];
 /// Preferred counters for the rate column and the sparkline, in order.
 const COUNTERS: [&str; 10] = [
     "calls",
@@ -224,20 +232,36 @@ fn generic(section: &str, rows: &[Value], history: &History) -> Option<Table> {
                         add(format!("{key}.{k}"), v, key);
                     }
                 }
+                // Flags (is_async) stay in the detail pane; they make poor columns.
+                Value::Bool(_) => {}
                 v if is_scalar(v) => add(key.clone(), v, ""),
                 _ => {}
             }
         }
     }
+    // A count if there is one; else time (CPU time per second reads as load).
+    let counting = |c: &&Column| c.kind == Kind::Count && !IDS.contains(&c.key.as_str());
     let counter = COUNTERS
         .iter()
-        .find(|c| columns.iter().any(|col| col.key == **c))
-        .map(|c| c.to_string())
-        .or_else(|| columns.iter().find(|c| c.kind == Kind::Count).map(|c| c.key.clone()));
+        .find_map(|c| columns.iter().find(|col| col.key == *c))
+        .or_else(|| columns.iter().find(counting))
+        .map(|c| (c.key.clone(), Kind::Rate))
+        .or_else(|| {
+            columns
+                .iter()
+                .find(|c| c.kind == Kind::Duration && !c.key.contains('.'))
+                .map(|c| (c.key.clone(), Kind::Busy))
+        });
     let mut all = vec![Column { key: name_key.unwrap_or("name").into(), title: "Name".into(), kind: Kind::Text }];
-    if let Some(counter) = &counter {
-        all.push(Column { key: format!("{counter}/s"), title: format!("{}/s", title_of(counter)), kind: Kind::Rate });
+    if let Some((counter, kind)) = &counter {
+        let title = if *kind == Kind::Busy {
+            format!("{} load", title_of(counter))
+        } else {
+            format!("{}/s", title_of(counter))
+        };
+        all.push(Column { key: format!("{counter}/s"), title, kind: *kind });
     }
+    let (counter, counter_kind) = counter.map_or((None, Kind::Rate), |(c, k)| (Some(c), k));
     all.extend(columns);
     let rows = rows
         .iter()
@@ -246,7 +270,7 @@ fn generic(section: &str, rows: &[Value], history: &History) -> Option<Table> {
             let cells = all
                 .iter()
                 .map(|c| match c.key.strip_suffix("/s") {
-                    Some(field) if c.kind == Kind::Rate => {
+                    Some(field) if matches!(c.kind, Kind::Rate | Kind::Busy) => {
                         history.rate(section, &name, field).map_or(Cell::Empty, Cell::Number)
                     }
                     _ => cell(lookup(raw, &c.key)),
@@ -255,7 +279,7 @@ fn generic(section: &str, rows: &[Value], history: &History) -> Option<Table> {
             Some(TableRow { name, cells, raw: raw.clone() })
         })
         .collect();
-    Some(Table { columns: all, rows, counter })
+    Some(Table { columns: all, rows, counter, counter_kind })
 }
 
 fn is_scalar(v: &Value) -> bool {
@@ -309,19 +333,22 @@ mod tests {
     #[test]
     fn generic_sections_become_tables() {
         let section = json!({"rss_bytes": 1, "rows": [
-            {"name": "worker-1", "cpu_pct": 98.2, "alloc_bytes": 12697, "status": "Running", "user_ns": 5, "file": "x.rs"},
-            {"name": "main", "cpu_pct": 6.3, "alloc_bytes": 367800, "status": "Sleeping", "user_ns": 7, "file": "y.rs"}
+            {"name": "worker-1", "tid": 8, "is_main": false, "cpu_pct": 98.2, "alloc_bytes": 12697, "status": "Running", "user_ns": 5, "file": "x.rs"},
+            {"name": "main", "tid": 7, "is_main": true, "cpu_pct": 6.3, "alloc_bytes": 367800, "status": "Sleeping", "user_ns": 7, "file": "y.rs"}
         ]});
         let t = Table::build("threads", &section, None, &json!({}), &History::default()).unwrap();
         let titles: Vec<&str> = t.columns.iter().map(|c| c.title.as_str()).collect();
-        assert_eq!(titles, ["Name", "Cpu", "Alloc bytes", "Status", "User"]);
-        assert_eq!(t.columns[2].kind, Kind::Bytes);
-        assert_eq!(t.rows[0].cells[2].show(Kind::Bytes), "12.4 KB");
-        assert_eq!(t.rows[0].cells[4].show(Kind::Duration), "5 ns");
+        // No count (tid identifies): CPU time per second, as load, is the rate column.
+        assert_eq!(titles, ["Name", "User load", "Tid", "Cpu", "Alloc bytes", "Status", "User"]);
+        assert_eq!((t.counter.as_deref(), t.counter_kind), (Some("user_ns"), Kind::Busy));
+        assert_eq!(t.columns[4].kind, Kind::Bytes);
+        assert_eq!(t.rows[0].cells[4].show(Kind::Bytes), "12.4 KB");
+        assert_eq!(t.rows[0].cells[6].show(Kind::Duration), "5 ns");
+        assert_eq!(Cell::Number(250_000_000.0).show(Kind::Busy), "25.0%");
         let mut sorted = t.clone();
-        sorted.sort(1, false);
+        sorted.sort(3, false);
         assert_eq!(sorted.rows[0].name, "main");
-        sorted.sort(1, true);
+        sorted.sort(3, true);
         assert_eq!(sorted.rows[0].name, "worker-1");
     }
 

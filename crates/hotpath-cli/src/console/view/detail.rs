@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::flow;
 use super::section::scalar;
 use crate::console::state::TableRow;
-use crate::console::state::{App, History, SubView, Table};
+use crate::console::state::{App, History, Kind, SubView, Table};
 
 pub(crate) fn draw(
     frame: &mut Frame<'_>,
@@ -35,7 +35,7 @@ pub(crate) fn draw(
     lines.extend(field_lines(&row.raw));
     let block = Block::bordered().title(format!(" {} ", row.name));
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }).block(block), fields);
-    sparkline(frame, spark, &app.history, view.section, &row.name, table.counter.as_deref());
+    sparkline(frame, spark, &app.history, view.section, &row.name, table);
 }
 
 /// `key: value` for every field; nested objects one level deep (`percentiles_ns p50`).
@@ -61,16 +61,21 @@ fn field_lines(row: &Value) -> Vec<Line<'static>> {
     out
 }
 
-fn sparkline(frame: &mut Frame<'_>, area: Rect, history: &History, section: &str, name: &str, counter: Option<&str>) {
-    let Some(counter) = counter else {
+fn sparkline(frame: &mut Frame<'_>, area: Rect, history: &History, section: &str, name: &str, table: &Table) {
+    let Some(counter) = table.counter.as_deref() else {
         frame.render_widget(Paragraph::new("no counter to chart").block(Block::bordered()), area);
         return;
     };
-    let rates: Vec<u64> =
-        history.rates(section, name, counter).map(|r| r.iter().map(|v| v.round() as u64).collect()).unwrap_or_default();
-    let now = rates.last().map_or_else(|| "-".into(), |r| format!("{r}/s"));
+    // Busy rates (ns per second) are charted in tenths of a percent of one core.
+    let (scale, unit) = if table.counter_kind == Kind::Busy { (1e-6, "‰") } else { (1.0, "/s") };
+    let rates: Vec<u64> = history
+        .rates(section, name, counter)
+        .map(|r| r.iter().map(|v| (v * scale).round() as u64).collect())
+        .unwrap_or_default();
+    let now = rates.last().map_or_else(|| "-".into(), |r| format!("{r}{unit}"));
     let max = rates.iter().max().copied().unwrap_or(0);
-    let title = format!(" {counter}/s  now {now}  max {max}/s ");
+    let what = if table.counter_kind == Kind::Busy { "load (‰ of a core)" } else { "per second" };
+    let title = format!(" {counter} {what}: now {now}, max {max}{unit} ");
     // Newest points on the right: keep what fits.
     let shown = &rates[rates.len().saturating_sub(area.width.saturating_sub(2) as usize)..];
     let widget =

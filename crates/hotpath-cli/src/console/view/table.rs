@@ -34,30 +34,46 @@ pub(crate) fn draw(
         .iter()
         .map(|r| r.cells.iter().zip(&table.columns).map(|(cell, c)| cell.show(c.kind)).collect())
         .collect();
-    let widths: Vec<Constraint> = (0..table.columns.len())
+    let natural: Vec<u16> = (0..table.columns.len())
         .map(|i| {
-            let longest =
-                texts.iter().map(|r| r[i].chars().count()).chain([titles[i].chars().count()]).max().unwrap_or(1);
+            let longest = texts.iter().map(|r| r[i].chars().count()).chain([titles[i].chars().count()]).max();
+            let longest = longest.unwrap_or(1) as u16;
             if i == 0 {
-                Constraint::Min(longest.clamp(8, 48) as u16)
+                longest.clamp(8, 40)
             } else {
-                Constraint::Length(longest as u16)
+                longest
             }
         })
         .collect();
-    let header = Row::new(titles.iter().map(|t| Cell::from(t.as_str())))
+    // Whole columns that fit, in order; the rest stay readable in the detail pane.
+    let room = area.width.saturating_sub(2 + SELECTOR.chars().count() as u16);
+    let mut visible = vec![0];
+    let mut used = natural.first().copied().unwrap_or(0);
+    for (i, w) in natural.iter().enumerate().skip(1) {
+        if used + 1 + w <= room {
+            used += 1 + w;
+            visible.push(i);
+        }
+    }
+    let widths: Vec<Constraint> = visible
+        .iter()
+        .map(|&i| if i == 0 { Constraint::Min(natural[0]) } else { Constraint::Length(natural[i]) })
+        .collect();
+    let header = Row::new(visible.iter().map(|&i| Cell::from(titles[i].as_str())))
         .style(Style::new().add_modifier(Modifier::BOLD).fg(Color::Cyan));
     let rows = texts.iter().map(|cells| {
-        Row::new(cells.iter().zip(&table.columns).map(|(text, c)| {
-            let cell = Cell::from(text.as_str());
-            if c.kind == Kind::Rate {
+        Row::new(visible.iter().map(|&i| {
+            let cell = Cell::from(cells[i].as_str());
+            if matches!(table.columns[i].kind, Kind::Rate | Kind::Busy) {
                 cell.style(Style::new().fg(Color::Green))
             } else {
                 cell
             }
         }))
     });
-    let block = Block::bordered().title(format!(" {} ({} rows) ", view.title, table.rows.len()));
+    let hidden = table.columns.len() - visible.len();
+    let more = if hidden > 0 { format!(", {hidden} more columns in the detail pane") } else { String::new() };
+    let block = Block::bordered().title(format!(" {} ({} rows{more}) ", view.title, table.rows.len()));
     let inner = block.inner(area);
     let widget = TableWidget::new(rows, widths.clone())
         .header(header)
@@ -75,7 +91,7 @@ pub(crate) fn draw(
         header_area.width = header_area.width.saturating_sub(shift);
     }
     let columns = Layout::horizontal(widths).spacing(1).split(header_area);
-    app.regions.header = columns.iter().enumerate().map(|(i, r)| (*r, i)).collect();
+    app.regions.header = columns.iter().zip(&visible).map(|(r, &i)| (*r, i)).collect();
     let body = Rect { y: inner.y + 1, height: inner.height.saturating_sub(1), ..inner };
     app.regions.rows = Some((body, state.offset()));
 }

@@ -66,7 +66,7 @@ fn functions_timing_table_with_rates_and_detail() {
     }
     let parse = text.lines().find(|l| l.contains("▶ app::parse")).unwrap_or_else(|| panic!("{text}"));
     assert!(parse.contains("300") && parse.contains("100.0/s") && parse.contains("2.00 ms"), "{parse}");
-    assert!(text.contains("calls/s  now 100/s"), "sparkline title: {text}");
+    assert!(text.contains("calls per second: now 100/s"), "sparkline title: {text}");
     assert!(text.contains("file: src/main.rs") && text.contains("percentiles_ns p99: 4.00 µs"), "detail pane: {text}");
     assert!(text.contains("● 127.0.0.1:6770") && text.contains("app::main pid 42 up 3s"), "{text}");
 }
@@ -176,5 +176,21 @@ fn small_terminals_do_not_panic() {
     let mut app = app_with(json!({}));
     for (w, h) in [(1, 1), (20, 5), (60, 8)] {
         screen(&mut app, w, h);
+    }
+}
+
+#[test]
+fn narrow_tables_drop_whole_columns() {
+    let mut app = app_with(json!({}));
+    let text = screen(&mut app, 70, 20);
+    let header = text.lines().find(|l| l.contains("│  Function")).unwrap();
+    assert!(header.contains("Calls") && !header.contains("Self"), "{header}");
+    assert!(text.contains("more columns in the detail pane"), "{text}");
+    // Every shown title is whole (ratatui would otherwise squeeze them).
+    for title in header.split_whitespace().filter(|w| w.chars().all(char::is_alphanumeric)) {
+        assert!(
+            ["Function", "Calls", "Calls/s", "Avg", "P50", "P99", "Total", "%"].contains(&title),
+            "{title} in {header}"
+        );
     }
 }
