@@ -5,10 +5,12 @@
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
-use super::state::{Action, App, Regions};
+use super::state::{Action, App, Mode, Regions};
 
 pub(crate) fn action(event: &Event, app: &App) -> Option<Action> {
     match event {
+        // Any key closes the help box.
+        Event::Key(key) if key.kind != KeyEventKind::Release && app.mode == Mode::Help => Some(Action::ToggleHelp),
         Event::Key(key) if key.kind != KeyEventKind::Release => key_action(key),
         Event::Mouse(mouse) => {
             let at = Position::new(mouse.column, mouse.row);
@@ -30,7 +32,7 @@ fn key_action(key: &KeyEvent) -> Option<Action> {
     Some(match key.code {
         KeyCode::Char('q') => Action::Quit,
         KeyCode::Char('p') | KeyCode::Char(' ') => Action::TogglePause,
-        KeyCode::Char('?') | KeyCode::Esc => Action::ToggleHelp,
+        KeyCode::Char('?') => Action::ToggleHelp,
         KeyCode::Tab => Action::NextTab,
         KeyCode::BackTab => Action::PrevTab,
         KeyCode::Char(c @ '1'..='5') => Action::Tab(c as usize - '1' as usize),
@@ -88,5 +90,8 @@ mod tests {
         assert_eq!(click(12, 0), Some(Action::Tab(1)));
         assert_eq!(click(4, 7), Some(Action::Select(5)));
         assert_eq!(click(4, 20), None);
+        app.mode = Mode::Help;
+        let any = Event::Key(KeyEvent::new(KeyCode::Char('x'), KeyModifiers::NONE));
+        assert_eq!(action(&any, &app), Some(Action::ToggleHelp), "any key closes help");
     }
 }

@@ -13,5 +13,5 @@ mod tabs;
 
 pub(crate) use app::{Action, App, Link, Mode, Regions};
 pub(crate) use history::History;
-pub(crate) use table::{Kind, Table, TableRow};
+pub(crate) use table::{row_lists, Kind, Table, TableRow};
 pub(crate) use tabs::{SubView, Tab};

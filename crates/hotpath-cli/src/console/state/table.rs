@@ -109,8 +109,10 @@ impl Table {
             return functions_timing(section, meta, history);
         }
         let lists = row_lists(section);
-        let list = list.map(str::to_string).or_else(|| lists.into_iter().next())?;
-        generic(name, section[list.as_str()].as_array()?, history)
+        match list.map(str::to_string).or_else(|| lists.into_iter().next()) {
+            Some(list) => generic(name, section[list.as_str()].as_array()?, history),
+            None => fields(section),
+        }
     }
 
     /// Sorts rows by column `col`, largest first when `descending`.
@@ -282,6 +284,38 @@ fn generic(section: &str, rows: &[Value], history: &History) -> Option<Table> {
     Some(Table { columns: all, rows, counter, counter_kind })
 }
 
+/// A section without row lists (runtime-wide figures): one row per field.
+fn fields(section: &Value) -> Option<Table> {
+    let mut rows = Vec::new();
+    for (key, value) in section.as_object()? {
+        let mut push = |name: String, unit_key: &str, v: &Value| {
+            let shown = cell(Some(v)).show(kind_of(unit_key, v));
+            rows.push(TableRow { name, cells: vec![Cell::Empty, Cell::Text(shown)], raw: json_pair(key, v) });
+        };
+        match value {
+            Value::Object(inner) => {
+                inner.iter().filter(|(_, v)| is_scalar(v)).for_each(|(k, v)| push(format!("{key}.{k}"), key, v))
+            }
+            v if is_scalar(v) => push(key.clone(), key, v),
+            _ => {}
+        }
+    }
+    for row in &mut rows {
+        row.cells[0] = Cell::Text(row.name.clone());
+    }
+    let columns = vec![
+        Column { key: "field".into(), title: "Field".into(), kind: Kind::Text },
+        Column { key: "value".into(), title: "Value".into(), kind: Kind::Text },
+    ];
+    Some(Table { columns, rows, counter: None, counter_kind: Kind::Rate })
+}
+
+fn json_pair(key: &str, value: &Value) -> Value {
+    let mut object = serde_json::Map::new();
+    object.insert(key.to_string(), value.clone());
+    Value::Object(object)
+}
+
 fn is_scalar(v: &Value) -> bool {
     matches!(v, Value::Number(_) | Value::String(_) | Value::Bool(_))
 }
@@ -364,5 +398,11 @@ mod tests {
         assert_eq!(format_rate(94_076.1), "94.1k/s");
         assert_eq!(format_rate(2.5e6), "2.5M/s");
         assert_eq!(format_rate(12.34), "12.3/s");
+        let runtime = json!({"workers": 4, "busy_ns": 1_500_000, "queues": {"global_depth": 3}});
+        let t = Table::build("tokio_runtime", &runtime, None, &json!({}), &History::default()).unwrap();
+        let shown: Vec<(String, String)> =
+            t.rows.iter().map(|r| (r.name.clone(), r.cells[1].show(Kind::Text))).collect();
+        assert_eq!(shown[1], ("busy_ns".to_string(), "1.50 ms".to_string()));
+        assert_eq!(shown[2], ("queues.global_depth".to_string(), "3".to_string()));
     }
 }

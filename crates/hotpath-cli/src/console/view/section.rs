@@ -11,7 +11,7 @@ use ratatui::Frame;
 use serde_json::Value;
 
 use super::{detail, table};
-use crate::console::state::App;
+use crate::console::state::{row_lists, App};
 
 /// What a screen adds to the detail pane.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -31,7 +31,9 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, app: &mut App, extra: Extr
     };
     let section = app.report().and_then(|r| r.get(view.section)).cloned().unwrap_or(Value::Null);
     let [summary, body] = Layout::vertical([Constraint::Length(1), Constraint::Min(2)]).areas(area);
-    frame.render_widget(Paragraph::new(summary_line(&section)).style(Style::new().fg(Color::Gray)), summary);
+    // A section of fields only is its own table; a summary would repeat it.
+    let summary_text = if row_lists(&section).is_empty() { Line::from("") } else { summary_line(&section) };
+    frame.render_widget(Paragraph::new(summary_text).style(Style::new().fg(Color::Gray)), summary);
     let wide = body.width >= 110;
     let [left, right] = if wide {
         Layout::horizontal([Constraint::Percentage(66), Constraint::Percentage(34)]).areas(body)

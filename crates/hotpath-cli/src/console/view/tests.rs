@@ -194,3 +194,14 @@ fn narrow_tables_drop_whole_columns() {
         );
     }
 }
+
+#[test]
+fn a_section_of_fields_is_a_field_table() {
+    let mut app = app_with(json!({"tokio_runtime": {"workers": 4, "global_queue_depth": 12, "busy_ns": 2_500_000}}));
+    app.handle(Action::Tab(4));
+    let text = screen(&mut app, 120, 20);
+    let row = |name: &str| text.lines().find(|l| l.contains(&format!(" {name} "))).unwrap_or_else(|| panic!("{text}"));
+    assert!(row("global_queue_depth").contains(" 12 "), "{text}");
+    assert!(row("busy_ns").contains("2.50 ms"), "{text}");
+    assert!(text.contains("Field") && text.contains("Value"));
+}
