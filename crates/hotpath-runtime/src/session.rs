@@ -94,6 +94,10 @@ impl MainGuard {
         ENABLED.store(true, Ordering::Release);
         #[cfg(unix)]
         crate::signals::install();
+        #[cfg(feature = "cpu")]
+        if let Some(session) = SESSION.get() {
+            crate::cpu::start(&session.config);
+        }
         #[cfg(feature = "threads")]
         if let Some(session) = SESSION.get() {
             let interval = std::time::Duration::from_millis(session.config.threads_interval_ms);
@@ -168,6 +172,13 @@ fn build(session: &Session, end: End) -> Report {
     #[cfg(feature = "alloc")]
     {
         report.functions_alloc = crate::alloc::section(&named, config);
+    }
+    #[cfg(all(feature = "cpu", target_os = "linux"))]
+    {
+        if !matches!(end, End::Live) {
+            crate::cpu::finish(session.started_unix_ms, wall.as_nanos() as u64);
+        }
+        report.functions_cpu = crate::cpu::section(config);
     }
     #[cfg(feature = "threads")]
     {
