@@ -261,8 +261,10 @@ mod tests {
 
     #[test]
     fn regressions_additions_and_removals() {
-        let base: Vec<_> = (0..5).map(|i| run(&[("slow", 100.0 + f64::from(i), 64.0), ("gone", 5.0, 0.0)], false)).collect();
-        let head: Vec<_> = (0..5).map(|i| run(&[("slow", 900.0 + f64::from(i), 640.0), ("new", 5.0, 0.0)], false)).collect();
+        let base: Vec<_> =
+            (0..5).map(|i| run(&[("slow", 100.0 + f64::from(i), 64.0), ("gone", 5.0, 0.0)], false)).collect();
+        let head: Vec<_> =
+            (0..5).map(|i| run(&[("slow", 900.0 + f64::from(i), 640.0), ("new", 5.0, 0.0)], false)).collect();
         let c = compare(&side(base), &side(head), S);
         let slow = row(&c, "slow");
         assert_eq!(slow.status, RowStatus::Compared);

@@ -26,6 +26,9 @@ use anyhow::{bail, Context};
 
 use verdict::Settings;
 
+/// Runs per commit with `--git` when `--runs` is not given.
+const DEFAULT_RUNS: u32 = 5;
+
 /// Output formats of `hotpath compare`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum Format {
@@ -39,13 +42,11 @@ pub(crate) enum Format {
 
 /// Arguments of `hotpath compare`.
 #[derive(clap::Args, Debug)]
-#[command(
-    after_help = "Exit status: 0 no regression (or regressions without --fail-on-regression), \
+#[command(after_help = "Exit status: 0 no regression (or regressions without --fail-on-regression), \
                   1 regression with --fail-on-regression, 2 usage or input error.\n\n\
                   Examples:\n  hotpath compare base.json head.json\n  \
                   hotpath compare 'base/*.json' 'head/*.json' --format markdown\n  \
-                  hotpath compare --git main HEAD --runs 5 -- cargo run --release --features hotpath"
-)]
+                  hotpath compare --git main HEAD --runs 5 -- cargo run --release --features hotpath")]
 pub(crate) struct Args {
     /// Base reports: a JSON report, a directory of them, or a quoted glob ('base/*.json').
     #[arg(required_unless_present = "git", conflicts_with = "git")]
@@ -57,9 +58,9 @@ pub(crate) struct Args {
     /// worktrees, alternating base and head runs) and compare the reports.
     #[arg(long, num_args = 2, value_names = ["BASE_REF", "HEAD_REF"], requires = "command")]
     git: Option<Vec<String>>,
-    /// With --git: runs per commit. Use 4 or more for a tested timing verdict.
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
-    runs: u32,
+    /// With --git: runs per commit [default: 5]. A tested timing verdict needs 4 or more.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000), requires = "git")]
+    runs: Option<u32>,
     /// With --git: keep the reports in DIR (base-01.json, head-01.json, ...).
     #[arg(long, value_name = "DIR", requires = "git")]
     reports_dir: Option<PathBuf>,
@@ -105,7 +106,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
             let options = git::Options {
                 base_ref: refs[0].clone(),
                 head_ref: refs[1].clone(),
-                runs: args.runs as usize,
+                runs: args.runs.unwrap_or(DEFAULT_RUNS) as usize,
                 command: args.command.clone(),
                 reports_dir: args.reports_dir.clone(),
                 target_dir: args.target_dir.clone(),

@@ -59,7 +59,10 @@ mod tests {
     fn says_when_runs_are_too_few_for_the_test() {
         assert!(notes(&side(1), &side(3), S)[0].starts_with("single run: 1 base and 3 head"));
         let three = notes(&side(3), &side(3), S);
-        assert!(three[0].contains("smallest possible p-value is 0.100") && three[0].contains("at least 4 runs"), "{three:?}");
+        assert!(
+            three[0].contains("smallest possible p-value is 0.100") && three[0].contains("at least 4 runs"),
+            "{three:?}"
+        );
         assert!(notes(&side(5), &side(5), S).is_empty());
     }
 }

@@ -109,14 +109,12 @@ pub(crate) struct Judgement {
 /// Judges one metric; both slices are non-empty.
 pub(crate) fn judge(kind: Kind, base: &[f64], head: &[f64], settings: Settings, mw: &mut MannWhitney) -> Judgement {
     let (b, h) = (Stats::of(base), Stats::of(head));
-    let change_pct = if b.median == 0.0 {
-        (h.median == 0.0).then_some(0.0)
-    } else {
-        Some((h.median - b.median) / b.median * 100.0)
-    };
+    let change_pct =
+        if b.median == 0.0 { (h.median == 0.0).then_some(0.0) } else { Some((h.median - b.median) / b.median * 100.0) };
     let changed = h.median != b.median;
     let beyond = change_pct.is_none_or(|c| c.abs() > settings.threshold_pct);
-    let direction = if (h.median > b.median) == kind.higher_is_worse() { Verdict::Regressed } else { Verdict::Improved };
+    let direction =
+        if (h.median > b.median) == kind.higher_is_worse() { Verdict::Regressed } else { Verdict::Improved };
     let (method, p_value, verdict) = if !kind.is_statistical() {
         let separated = h.min > b.max || h.max < b.min;
         let verdict = match () {
@@ -182,7 +180,10 @@ mod tests {
         assert!((j.p_value.unwrap() - 2.0 / 252.0).abs() < 1e-12);
         assert!((j.change_pct.unwrap() - 100.0).abs() < 1e-9);
         // Significant but small: within the threshold.
-        assert_eq!(verdict(Kind::Duration, &base, &[105.0, 106.0, 104.0, 107.0, 103.0]).verdict, Verdict::WithinThreshold);
+        assert_eq!(
+            verdict(Kind::Duration, &base, &[105.0, 106.0, 104.0, 107.0, 103.0]).verdict,
+            Verdict::WithinThreshold
+        );
         // Large median change with overlapping runs: not significant.
         let j = verdict(Kind::Duration, &base, &[100.0, 150.0, 97.0, 160.0, 155.0]);
         assert_eq!(j.verdict, Verdict::Inconclusive);

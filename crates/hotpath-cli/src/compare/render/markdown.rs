@@ -1,7 +1,7 @@
 //! GitHub-flavoured markdown for a pull-request comment: a verdict heading, the
 //! notable changes in one table, and every compared metric folded in `<details>`.
 
-use super::{lines, result_text, section_title, side_text, Line};
+use super::{lines, result_text, runs_text, section_title, Line};
 use crate::compare::diff::Comparison;
 use crate::compare::verdict::Verdict;
 
@@ -15,9 +15,11 @@ pub(crate) fn render(c: &Comparison, all: bool) -> String {
     out.push_str(&result_text(c));
     out.push_str(".\n\n");
     out.push_str(&format!(
-        "Base {} vs head {}. Threshold {}%; timing: {} (α = {}); values are medians over runs.\n",
-        code(&side_text(&c.base.label, c.base.runs)),
-        code(&side_text(&c.head.label, c.head.runs)),
+        "Base {} ({}) vs head {} ({}). Threshold {}%; timing: {} (α = {}); values are medians over runs.\n",
+        code(&c.base.label),
+        runs_text(c.base.runs),
+        code(&c.head.label),
+        runs_text(c.head.runs),
         c.settings.threshold_pct,
         c.settings.test,
         c.settings.alpha
@@ -34,10 +36,7 @@ pub(crate) fn render(c: &Comparison, all: bool) -> String {
     }
     out.push('\n');
     if notable.is_empty() {
-        out.push_str(&format!(
-            "No change beyond the threshold in {} compared metrics.\n",
-            c.summary.compared_metrics
-        ));
+        out.push_str(&format!("No change beyond the threshold in {} compared metrics.\n", c.summary.compared_metrics));
     } else {
         table(&mut out, &notable);
     }
@@ -90,7 +89,10 @@ mod tests {
     #[test]
     fn headline_changes_and_folded_details() {
         let text = render(&comparison(), false);
-        assert!(text.starts_with("### hotpath performance comparison\n\n**:x: Regression**: 1 regressed metric"), "{text}");
+        assert!(
+            text.starts_with("### hotpath performance comparison\n\n**:x: Regression**: 1 regressed metric"),
+            "{text}"
+        );
         assert!(
             text.contains(
                 "| functions-timing | `app::work<T>` | avg | 1.00 ms | 20.00 ms | +1900% (20.0x) | :red_circle: regressed (p = 0.008) |"

@@ -29,6 +29,13 @@ pub(super) struct Line {
     pub(super) verdict_text: String,
 }
 
+impl Line {
+    fn same_values(&self, other: &Line) -> bool {
+        (&self.name, &self.base, &self.head, &self.change, &self.verdict_text)
+            == (&other.name, &other.base, &other.head, &other.change, &other.verdict_text)
+    }
+}
+
 /// The lines of one section worth printing, and how many compared metrics were left out.
 pub(super) fn lines(rows: &[RowDiff], all: bool) -> (Vec<Line>, usize) {
     let mut out = Vec::new();
@@ -49,10 +56,16 @@ pub(super) fn lines(rows: &[RowDiff], all: bool) -> (Vec<Line>, usize) {
             continue;
         }
         for m in &row.metrics {
-            if all || is_notable(m.verdict) {
-                out.push(line(&row.name, m));
-            } else {
+            if !(all || is_notable(m.verdict)) {
                 hidden += 1;
+                continue;
+            }
+            let next = line(&row.name, m);
+            // Metrics of one row with the very same values and verdict share a line: a
+            // function called once has avg = p50 = p95 = total.
+            match out.last_mut() {
+                Some(prev) if prev.same_values(&next) => prev.metric = format!("{}, {}", prev.metric, next.metric),
+                _ => out.push(next),
             }
         }
     }
@@ -119,9 +132,9 @@ pub(super) fn name_header(section: &str) -> &'static str {
     }
 }
 
-/// `base <label> (5 runs)`.
-pub(super) fn side_text(label: &str, runs: usize) -> String {
-    format!("{label} ({runs} run{})", if runs == 1 { "" } else { "s" })
+/// `1 run`, `5 runs`.
+pub(super) fn runs_text(runs: usize) -> String {
+    format!("{runs} run{}", if runs == 1 { "" } else { "s" })
 }
 
 /// The one-line result, such as `2 regressed metrics in 1 row; 0 improved; 1 added, 0 removed`.
@@ -153,10 +166,7 @@ pub(super) mod fixture {
     fn run(avg: f64, extra: Option<&str>) -> RunSamples {
         let mut section = Section::default();
         let metrics = |avg: f64| {
-            vec![
-                Metric::new("calls", "calls", Kind::Count, 10.0),
-                Metric::new("avg_ns", "avg", Kind::Duration, avg),
-            ]
+            vec![Metric::new("calls", "calls", Kind::Count, 10.0), Metric::new("avg_ns", "avg", Kind::Duration, avg)]
         };
         section.rows.insert("app::work<T>".into(), metrics(avg));
         section.rows.insert("app::steady|x".into(), metrics(1_000.0));

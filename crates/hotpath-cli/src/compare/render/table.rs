@@ -3,14 +3,14 @@
 
 use hotpath_model::Table;
 
-use super::{lines, name_header, result_text, section_title, side_text};
+use super::{lines, name_header, result_text, runs_text, section_title};
 use crate::compare::diff::Comparison;
 use crate::compare::verdict::Verdict;
 
 pub(crate) fn render(c: &Comparison, all: bool) -> String {
     let mut out = String::from("hotpath compare\n");
-    out.push_str(&format!("  base: {}\n", side_text(&c.base.label, c.base.runs)));
-    out.push_str(&format!("  head: {}\n", side_text(&c.head.label, c.head.runs)));
+    out.push_str(&format!("  base: {}, {}\n", c.base.label, runs_text(c.base.runs)));
+    out.push_str(&format!("  head: {}, {}\n", c.head.label, runs_text(c.head.runs)));
     out.push_str(&format!(
         "  threshold {}%; timing: {} (alpha {}); values are medians over runs\n",
         c.settings.threshold_pct, c.settings.test, c.settings.alpha
@@ -57,7 +57,7 @@ mod tests {
     #[test]
     fn shows_changes_and_hides_unchanged_metrics() {
         let text = render(&comparison(), false);
-        assert!(text.contains("  base: main (5 runs)\n  head: HEAD (5 runs)\n"), "{text}");
+        assert!(text.contains("  base: main, 5 runs\n  head: HEAD, 5 runs\n"), "{text}");
         assert!(
             text.contains("| app::work<T> | avg    | 1.00 ms | 20.00 ms | +1900% (20.0x) | REGRESSED (p = 0.008) |"),
             "{text}"
