@@ -53,7 +53,7 @@ impl Verdict {
             Self::Improved => "improved",
             Self::WithinThreshold => "within threshold",
             Self::Unchanged => "unchanged",
-            Self::Inconclusive => "not significant",
+            Self::Inconclusive => "inconclusive",
             Self::Added => "added",
             Self::Removed => "removed",
             Self::OutsideLimit => "outside row limit",

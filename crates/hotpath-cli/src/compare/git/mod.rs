@@ -55,7 +55,7 @@ pub(crate) fn run(options: &Options) -> anyhow::Result<(Side, Side)> {
         let tree = trees.add(which, sha)?;
         Ok(Commit {
             which,
-            label: format!("{name} ({})", &sha[..sha.len().min(10)]),
+            label: label(name, sha),
             dir: tree.join(&repo.prefix),
             target_dir: target_root.join(which),
             reports: Vec::new(),
@@ -88,6 +88,16 @@ pub(crate) fn run(options: &Options) -> anyhow::Result<(Side, Side)> {
     Ok((base, head))
 }
 
+/// `main (1a2b3c4d5e)`, or just the short hash when the ref is a hash already.
+fn label(name: &str, sha: &str) -> String {
+    let short = &sha[..sha.len().min(10)];
+    if sha.starts_with(name) {
+        short.to_string()
+    } else {
+        format!("{name} ({short})")
+    }
+}
+
 /// `(side, run)` pairs in ABBA order: base 0 = base, 1 = head.
 fn schedule(runs: usize) -> Vec<(usize, usize)> {
     (0..runs).flat_map(|n| if n % 2 == 0 { [(0, n), (1, n)] } else { [(1, n), (0, n)] }).collect()
@@ -115,6 +125,14 @@ fn progress_bar(len: usize) -> ProgressBar {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn labels_name_the_ref_and_its_commit() {
+        let sha = "1a2b3c4d5e6f7a8b9c0d1a2b3c4d5e6f7a8b9c0d";
+        assert_eq!(label("main", sha), "main (1a2b3c4d5e)");
+        assert_eq!(label("1a2b3c4", sha), "1a2b3c4d5e");
+        assert_eq!(label(sha, sha), "1a2b3c4d5e");
+    }
 
     #[test]
     fn runs_alternate_in_abba_order() {

@@ -41,7 +41,7 @@ pub(crate) fn render(c: &Comparison, all: bool) -> String {
         table(&mut out, &notable);
     }
     let shown = every.len().min(MAX_DETAIL_LINES);
-    out.push_str(&format!("\n<details><summary>All compared metrics ({})</summary>\n\n", every.len()));
+    out.push_str(&format!("\n<details><summary>All compared metrics ({})</summary>\n\n", c.summary.compared_metrics));
     table(&mut out, &every[..shown]);
     if shown < every.len() {
         out.push_str(&format!("\n{} more lines are in the JSON output (`--format json`).\n", every.len() - shown));

@@ -103,6 +103,8 @@ fn verdict_text(m: &MetricDiff) -> String {
     let how = match (m.method, m.p_value) {
         (Some(Method::MannWhitney), Some(p)) => format!(" (p = {})", format_p(p)),
         (Some(Method::SingleRun), _) => " (single run)".into(),
+        // Exact values that differ between runs of one side, with overlapping ranges.
+        (Some(Method::Exact), _) if m.verdict == Verdict::Inconclusive => " (runs vary)".into(),
         (Some(Method::Exact), _) if m.verdict != Verdict::Unchanged => " (exact)".into(),
         _ => String::new(),
     };
@@ -141,7 +143,7 @@ pub(super) fn runs_text(runs: usize) -> String {
 pub(super) fn result_text(c: &Comparison) -> String {
     let s = &c.summary;
     format!(
-        "{} regressed metric{} in {} row{}; {} improved; {} not significant; {} added, {} removed (of {} compared metrics)",
+        "{} regressed metric{} in {} row{}; {} improved; {} inconclusive; {} added, {} removed (of {} compared metrics)",
         s.regressed_metrics,
         if s.regressed_metrics == 1 { "" } else { "s" },
         s.regressed_rows,

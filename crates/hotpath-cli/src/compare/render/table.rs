@@ -67,7 +67,7 @@ mod tests {
         assert!(!text.contains("app::steady"), "unchanged rows are hidden:\n{text}");
         assert!(text.contains("(3 unchanged or within-threshold metrics not shown; --all shows them)"), "{text}");
         assert!(text.ends_with(
-            "Result: REGRESSION: 1 regressed metric in 1 row; 0 improved; 0 not significant; 1 added, 1 removed (of 4 compared metrics)\n"
+            "Result: REGRESSION: 1 regressed metric in 1 row; 0 improved; 0 inconclusive; 1 added, 1 removed (of 4 compared metrics)\n"
         ));
     }
 
