@@ -146,7 +146,8 @@ fn a_slower_commit_is_flagged_and_a_commit_against_itself_is_not() {
     let (base, head) = program_repo(&repo);
     let target = target_dir();
     let reports = dir.path().join("reports");
-    let command = ["--", "cargo", "run", "--quiet", "--features", "hotpath"];
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let command = ["--", &cargo, "run", "--quiet", "--features", "hotpath"];
 
     let mut args = vec!["--git", &base, &head, "--runs", "5", "--format", "json", "--fail-on-regression"];
     args.extend(["--reports-dir", reports.to_str().unwrap(), "--target-dir", target.to_str().unwrap()]);
@@ -158,12 +159,13 @@ fn a_slower_commit_is_flagged_and_a_commit_against_itself_is_not() {
     assert_eq!((c["base"]["label"].as_str(), c["head"]["label"].as_str()), (Some(&base[..10]), Some(&head[..10])));
     let timing = section(&c, "functions_timing");
     let checksum = row(timing, "e2e_app::checksum");
-    for key in ["avg_ns", "percentiles_ns.p50", "total_ns"] {
+    // 20 times the work. On a loaded machine a run can be slowed by other processes, so
+    // the median call must be at least 5 times slower, the mean and total at least 3 times.
+    for (key, at_least_pct) in [("percentiles_ns.p50", 400.0), ("avg_ns", 200.0), ("total_ns", 200.0)] {
         let m = metric(checksum, key);
         assert_eq!((m["verdict"].as_str(), m["method"].as_str()), (Some("regressed"), Some("mann_whitney")), "{m:#}");
         assert!(m["p_value"].as_f64().unwrap() <= 0.05, "{m:#}");
-        // 20 times the work: at least several times slower, whatever the machine's noise.
-        assert!(m["change_pct"].as_f64().unwrap() >= 400.0, "{m:#}");
+        assert!(m["change_pct"].as_f64().unwrap() >= at_least_pct, "{m:#}");
     }
     assert_eq!(metric(checksum, "calls")["verdict"], "unchanged");
     assert_eq!(row(timing, "e2e_app::added_in_head")["status"], "added");
