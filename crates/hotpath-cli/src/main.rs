@@ -1,5 +1,6 @@
 //! The `hotpath` command-line tool.
 
+mod compare;
 mod report;
 
 use std::process::ExitCode;
@@ -18,17 +19,21 @@ struct Cli {
 enum Command {
     /// Prints a JSON report (written with HOTPATH_OUTPUT_FORMAT=json) as tables.
     Report(report::Args),
+    /// Compares two sets of JSON reports, or two git commits, and flags regressions.
+    Compare(compare::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Report(args) => report::run(&args),
+        Command::Report(args) => report::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Compare(args) => compare::run(&args),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e:#}");
+            // 2 = usage or input error, as clap does for bad arguments; 1 is a regression.
             ExitCode::from(2)
         }
     }
