@@ -1,5 +1,6 @@
 //! The `hotpath` command-line tool.
 
+mod compare;
 mod console;
 mod report;
 
@@ -19,6 +20,8 @@ struct Cli {
 enum Command {
     /// Prints a JSON report (written with HOTPATH_OUTPUT_FORMAT=json) as tables.
     Report(report::Args),
+    /// Compares two sets of JSON reports, or two git commits, and flags regressions.
+    Compare(compare::Args),
     /// Live dashboard of a running program, polling its metrics server.
     Console(console::Args),
 }
@@ -26,13 +29,15 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Report(args) => report::run(&args),
-        Command::Console(args) => console::run(&args),
+        Command::Report(args) => report::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Compare(args) => compare::run(&args),
+        Command::Console(args) => console::run(&args).map(|()| ExitCode::SUCCESS),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e:#}");
+            // 2 = usage or input error, as clap does for bad arguments; 1 is a regression.
             ExitCode::from(2)
         }
     }

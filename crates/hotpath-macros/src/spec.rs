@@ -18,6 +18,8 @@ pub(crate) struct MainArgs {
     pub(crate) output_path: Option<String>,
     /// `allocator = path::To::Allocator`: wrapped by the counting allocator with `hotpath-alloc`.
     pub(crate) allocator: Option<TokenStream>,
+    /// `cpu_output = "dir"`: where `hotpath-cpu` writes its profile files.
+    pub(crate) cpu_output: Option<String>,
 }
 
 pub(crate) fn main_args(tokens: TokenStream) -> Result<MainArgs, Error> {
@@ -40,6 +42,7 @@ pub(crate) fn main_args(tokens: TokenStream) -> Result<MainArgs, Error> {
                 ref other => return Err(wrong_kind(&arg, other, "a row count like `limit = 20` (0 shows all)")),
             },
             "output_path" => out.output_path = Some(string(&arg)?),
+            "cpu_output" => out.cpu_output = Some(string(&arg)?),
             "allocator" => match arg.value {
                 Value::Tokens(ref path) if is_path(path) => out.allocator = Some(path.clone()),
                 ref other => {
@@ -54,7 +57,7 @@ pub(crate) fn main_args(tokens: TokenStream) -> Result<MainArgs, Error> {
                 return Err(unknown(
                     &arg,
                     "#[hotpath::main]",
-                    &["percentiles", "format", "limit", "output_path", "allocator"],
+                    &["percentiles", "format", "limit", "output_path", "allocator", "cpu_output"],
                 ))
             }
         }

@@ -11,6 +11,7 @@
 mod format;
 mod functions;
 mod functions_alloc;
+mod functions_cpu;
 mod percentiles;
 mod render;
 mod report;
@@ -22,6 +23,7 @@ pub use format::{
 };
 pub use functions::{FunctionTiming, FunctionsTiming};
 pub use functions_alloc::{FunctionAlloc, FunctionsAlloc};
+pub use functions_cpu::{FunctionCpu, FunctionsCpu};
 pub use percentiles::{percentile_label, Percentiles};
 pub use render::render_table;
 pub use report::{Meta, Report, ReportError, SCHEMA_VERSION};

@@ -22,6 +22,7 @@ pub fn render_table(report: &Report) -> String {
     let sections = [
         report.functions_timing.as_ref().map(|s| s.render(meta)),
         report.functions_alloc.as_ref().map(|s| s.render(meta)),
+        report.functions_cpu.as_ref().map(|s| s.render(meta)),
         report.threads.as_ref().map(|s| s.render(meta)),
     ];
     for text in sections.into_iter().flatten() {

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::functions::FunctionsTiming;
 use crate::functions_alloc::FunctionsAlloc;
+use crate::functions_cpu::FunctionsCpu;
 use crate::threads::Threads;
 
 /// Version of the JSON report schema. Bump it on any change that is not a pure
@@ -24,6 +25,9 @@ pub struct Report {
     /// Heap allocations of measured functions (`hotpath-alloc`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub functions_alloc: Option<FunctionsAlloc>,
+    /// CPU samples of measured functions (`hotpath-cpu`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub functions_cpu: Option<FunctionsCpu>,
     /// Per-thread CPU and memory (`threads` feature, on by default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub threads: Option<Threads>,
@@ -123,6 +127,7 @@ impl Report {
     pub fn is_empty(&self) -> bool {
         self.functions_timing.as_ref().is_none_or(|s| s.rows.is_empty())
             && self.functions_alloc.as_ref().is_none_or(|s| s.rows.is_empty())
+            && self.functions_cpu.as_ref().is_none_or(|s| s.samples == 0)
             && self.threads.as_ref().is_none_or(|s| s.rows.is_empty())
     }
 }

@@ -4,8 +4,8 @@
 //! docs/JSON_SCHEMA.md, then regenerate with `UPDATE_GOLDEN=1 cargo test -p hotpath-model`.
 
 use hotpath_model::{
-    AllocTotals, FunctionAlloc, FunctionTiming, FunctionsAlloc, FunctionsTiming, Percentiles, Report, ThreadRow,
-    Threads, SCHEMA_VERSION,
+    AllocTotals, FunctionAlloc, FunctionCpu, FunctionTiming, FunctionsAlloc, FunctionsCpu, FunctionsTiming,
+    Percentiles, Report, ThreadRow, Threads, SCHEMA_VERSION,
 };
 
 fn sample() -> Report {
@@ -78,6 +78,24 @@ fn sample() -> Report {
     allocs.total_functions = 7;
     allocs.rows = vec![alloc];
     report.functions_alloc = Some(allocs);
+
+    let mut cpu_row = FunctionCpu::default();
+    cpu_row.name = "demo::parse".into();
+    cpu_row.self_samples = 583;
+    cpu_row.inclusive_samples = 583;
+    cpu_row.self_cpu_ns = 583_000_000;
+    cpu_row.inclusive_cpu_ns = 583_000_000;
+    let mut cpu = FunctionsCpu::default();
+    cpu.hz = 1000;
+    cpu.period_ns = 1_000_000;
+    cpu.samples = 968;
+    cpu.unmeasured_samples = 4;
+    cpu.native_stacks = true;
+    cpu.unwind_ns_per_sample = 757;
+    cpu.files = vec!["profiles/hotpath-cpu.folded".into()];
+    cpu.total_functions = 3;
+    cpu.rows = vec![cpu_row];
+    report.functions_cpu = Some(cpu);
 
     let mut thread = ThreadRow::default();
     thread.name = "worker-1".into();

@@ -13,6 +13,8 @@ pub(crate) const DEFAULT_LIMIT: usize = 15;
 /// Threads view sampling interval and row cap, as the specification sets them.
 pub(crate) const DEFAULT_THREADS_INTERVAL_MS: u64 = 250;
 pub(crate) const DEFAULT_THREADS_LIMIT: usize = 5;
+/// CPU samples per CPU-second of each thread.
+pub(crate) const DEFAULT_CPU_HZ: u64 = 100;
 
 /// The parameters of `#[hotpath::main]`, built by the macro expansion.
 #[derive(Clone, Debug)]
@@ -22,12 +24,13 @@ pub struct MainConfig {
     format: Option<&'static str>,
     limit: Option<usize>,
     output_path: Option<&'static str>,
+    cpu_output: Option<&'static str>,
 }
 
 impl MainConfig {
     /// Configuration for a program whose main function is `caller`.
     pub const fn new(caller: &'static str) -> Self {
-        Self { caller, percentiles: None, format: None, limit: None, output_path: None }
+        Self { caller, percentiles: None, format: None, limit: None, output_path: None, cpu_output: None }
     }
 
     /// Percentile columns, each in 0..=100.
@@ -51,6 +54,12 @@ impl MainConfig {
     /// Writes the report to this file instead of standard output.
     pub const fn output_path(mut self, path: &'static str) -> Self {
         self.output_path = Some(path);
+        self
+    }
+
+    /// Directory for the CPU profile files (folded stacks, flamegraph, pprof).
+    pub const fn cpu_output(mut self, dir: &'static str) -> Self {
+        self.cpu_output = Some(dir);
         self
     }
 
@@ -143,6 +152,12 @@ pub(crate) struct Config {
     pub(crate) alloc_inclusive: bool,
     pub(crate) threads_interval_ms: u64,
     pub(crate) threads_limit: usize,
+    /// CPU samples per CPU-second (`HOTPATH_CPU_HZ`).
+    #[cfg_attr(not(feature = "cpu"), allow(dead_code))]
+    pub(crate) cpu_hz: u64,
+    /// Where CPU profile files go (`HOTPATH_CPU_OUTPUT` or `cpu_output = "dir"`).
+    #[cfg_attr(not(feature = "cpu"), allow(dead_code))]
+    pub(crate) cpu_output: Option<PathBuf>,
 }
 
 impl Config {
@@ -161,6 +176,8 @@ impl Config {
             alloc_inclusive: false,
             threads_interval_ms: DEFAULT_THREADS_INTERVAL_MS,
             threads_limit: DEFAULT_THREADS_LIMIT,
+            cpu_hz: DEFAULT_CPU_HZ,
+            cpu_output: main.cpu_output.map(PathBuf::from),
         };
         let mut warnings = Vec::new();
         let mut warn = |name: &str, value: &str, problem: &str, kept: String| {
@@ -241,6 +258,19 @@ impl Config {
                     "is not a row count in 1..=10000",
                     DEFAULT_THREADS_LIMIT.to_string(),
                 ),
+            }
+        }
+        if let Some(v) = env("HOTPATH_CPU_HZ") {
+            match v.trim().parse::<u64>() {
+                Ok(hz @ 1..=10_000) => config.cpu_hz = hz,
+                _ => warn("HOTPATH_CPU_HZ", &v, "is not a rate in 1..=10000", DEFAULT_CPU_HZ.to_string()),
+            }
+        }
+        if let Some(v) = env("HOTPATH_CPU_OUTPUT") {
+            if v.trim().is_empty() {
+                warn("HOTPATH_CPU_OUTPUT", &v, "is empty", "no profile files".into());
+            } else {
+                config.cpu_output = Some(PathBuf::from(v));
             }
         }
         config.server = ServerSettings::resolve(&env, &mut warnings);

@@ -12,6 +12,8 @@
 mod alloc;
 mod clock;
 mod config;
+#[cfg(feature = "cpu")]
+mod cpu;
 mod functions;
 mod histogram;
 mod memory;

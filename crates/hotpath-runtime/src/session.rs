@@ -97,6 +97,10 @@ impl MainGuard {
         if let Some(session) = SESSION.get() {
             crate::server::start(&session.config.server);
         }
+        #[cfg(feature = "cpu")]
+        if let Some(session) = SESSION.get() {
+            crate::cpu::start(&session.config);
+        }
         #[cfg(feature = "threads")]
         if let Some(session) = SESSION.get() {
             let interval = std::time::Duration::from_millis(session.config.threads_interval_ms);
@@ -186,6 +190,13 @@ fn build_with(session: &Session, config: &Config, end: End) -> Report {
     #[cfg(feature = "alloc")]
     {
         report.functions_alloc = crate::alloc::section(&named, config);
+    }
+    #[cfg(all(feature = "cpu", target_os = "linux"))]
+    {
+        if !matches!(end, End::Live) {
+            crate::cpu::finish(session.started_unix_ms, wall.as_nanos() as u64);
+        }
+        report.functions_cpu = crate::cpu::section(config);
     }
     #[cfg(feature = "threads")]
     {

@@ -24,6 +24,21 @@ fn measured_alloc_pairs(n: u64) -> u64 {
     harness::alloc_pairs(n)
 }
 
+#[hotpath::measure]
+#[inline(never)]
+fn measured_work(rounds: u64) -> u64 {
+    harness::work(rounds)
+}
+
+/// CPU sampler figures from a live snapshot, when sampling is on.
+fn extra() -> String {
+    #[cfg(feature = "hotpath-cpu")]
+    if let Some(cpu) = hotpath::__private::snapshot().and_then(|r| r.functions_cpu) {
+        return format!("samples={} unwind_ns_per_sample={}", cpu.samples, cpu.unwind_ns_per_sample);
+    }
+    String::new()
+}
+
 fn start() -> Box<dyn std::any::Any> {
     #[cfg(feature = "hotpath")]
     {
@@ -35,14 +50,23 @@ fn start() -> Box<dyn std::any::Any> {
 }
 
 fn main() {
-    let name = match (cfg!(feature = "hotpath-alloc"), cfg!(feature = "hotpath")) {
-        (true, _) => "this-alloc",
-        (false, true) => "this-on",
+    let name = match (cfg!(feature = "hotpath-cpu"), cfg!(feature = "hotpath-alloc"), cfg!(feature = "hotpath")) {
+        (true, _, _) => "this-cpu",
+        (_, true, _) => "this-alloc",
+        (_, _, true) => "this-on",
         _ => "this-off",
     };
     #[cfg(all(feature = "hotpath", feature = "threads"))]
     let sample_threads = Some(hotpath::__private::sample_threads as fn());
     #[cfg(not(all(feature = "hotpath", feature = "threads")))]
     let sample_threads = None;
-    harness::run(harness::Subject { name, measured, start, measured_alloc_pairs, sample_threads });
+    harness::run(harness::Subject {
+        name,
+        measured,
+        start,
+        measured_alloc_pairs,
+        sample_threads,
+        measured_work,
+        extra,
+    });
 }

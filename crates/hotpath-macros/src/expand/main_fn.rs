@@ -31,6 +31,9 @@ pub(crate) fn main(args: MainArgs, item: TokenStream) -> TokenStream {
     if let Some(path) = args.output_path {
         config.extend(quote! { .output_path(#path) });
     }
+    if let Some(dir) = args.cpu_output {
+        config.extend(quote! { .cpu_output(#dir) });
+    }
     let guard: syn::Stmt = syn::parse_quote! {
         let __hotpath_main_guard = ::hotpath::__private::MainGuard::start(#config);
     };

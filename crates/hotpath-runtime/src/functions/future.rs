@@ -69,8 +69,9 @@ impl<F: Future> Future for MeasuredFuture<F> {
         let recorder = thread::current();
         // SAFETY: a non-null recorder is valid on this thread for the whole poll.
         let Some(recorder) = (unsafe { recorder.as_ref() }) else { return inner.poll(cx) };
-        let Some(cell) = recorder.cell(this.site.id()) else { return inner.poll(cx) };
-        let frame = PollFrame::begin(recorder, cell);
+        let id = this.site.id();
+        let Some(cell) = recorder.cell(id) else { return inner.poll(cx) };
+        let frame = PollFrame::begin(recorder, cell, id);
         if this.state == State::NotPolled {
             this.start = frame.start.ticks;
             this.state = State::Running;
@@ -111,7 +112,11 @@ struct PollFrame<'a> {
 
 impl<'a> PollFrame<'a> {
     #[inline(always)]
-    fn begin(recorder: &'a ThreadRecorder, cell: &'a SiteCell) -> Self {
+    fn begin(recorder: &'a ThreadRecorder, cell: &'a SiteCell, id: u32) -> Self {
+        #[cfg(all(feature = "cpu", target_os = "linux"))]
+        crate::cpu::stack::push(id);
+        #[cfg(not(all(feature = "cpu", target_os = "linux")))]
+        let _ = id;
         let saved = recorder.push_frame();
         Self { recorder, cell, saved, start: Usage::now(), ended: false }
     }
@@ -127,6 +132,8 @@ impl<'a> PollFrame<'a> {
 
     #[inline(always)]
     fn account(&self, end: Usage) -> (Usage, Usage) {
+        #[cfg(all(feature = "cpu", target_os = "linux"))]
+        crate::cpu::stack::pop();
         let inclusive = end.since(self.start);
         let exclusive = self.recorder.pop_frame(self.saved, inclusive);
         self.cell.add_poll(inclusive.ticks, exclusive.ticks);

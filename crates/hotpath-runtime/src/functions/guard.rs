@@ -23,11 +23,14 @@ impl FnGuard {
         let recorder = thread::current();
         // SAFETY: a non-null recorder is valid on this thread until its exit hook runs,
         // which cannot happen while this frame is on the stack.
-        let Some(cell) = (unsafe { recorder.as_ref() }).and_then(|r| r.cell(site.id())) else {
+        let id = site.id();
+        let Some(cell) = (unsafe { recorder.as_ref() }).and_then(|r| r.cell(id)) else {
             session::count_dropped();
             return Self::inactive();
         };
         cell.enter();
+        #[cfg(all(feature = "cpu", target_os = "linux"))]
+        crate::cpu::stack::push(id);
         // SAFETY: as above.
         let saved = unsafe { &*recorder }.push_frame();
         Self { recorder, cell, saved, start: Usage::now() }
@@ -46,6 +49,8 @@ impl Drop for FnGuard {
             return;
         }
         let inclusive = Usage::now().since(self.start);
+        #[cfg(all(feature = "cpu", target_os = "linux"))]
+        crate::cpu::stack::pop();
         // SAFETY: set together in `enter` from this thread's live recorder.
         let (recorder, cell) = unsafe { (&*self.recorder, &*self.cell) };
         let exclusive = recorder.pop_frame(self.saved, inclusive);

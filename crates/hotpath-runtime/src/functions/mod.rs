@@ -21,5 +21,11 @@ pub(crate) use cell::{SiteCell, SiteTotals};
 pub(crate) use frame::Usage;
 pub use future::MeasuredFuture;
 pub use guard::FnGuard;
-pub(crate) use section::{named, section, select, Named};
+#[cfg(any(feature = "alloc", feature = "cpu"))]
+pub(crate) use section::select;
+#[cfg(feature = "alloc")]
+pub(crate) use section::Named;
+pub(crate) use section::{named, section};
+#[cfg(all(feature = "cpu", target_os = "linux"))]
+pub(crate) use site::registered as registered_sites;
 pub use site::{FnSite, SiteName};

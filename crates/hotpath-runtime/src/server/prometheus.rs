@@ -42,6 +42,7 @@ pub(crate) fn render(snapshot: &Snapshot, stats: &Stats) -> String {
     sample(&mut out, "hotpath_recording_threads", "", snapshot.recording_threads as f64);
     functions(&mut out, snapshot);
     allocations(&mut out, snapshot);
+    cpu(&mut out, snapshot);
     threads(&mut out, snapshot);
     http(&mut out, stats);
     out
@@ -119,6 +120,34 @@ fn allocations(out: &mut String, snapshot: &Snapshot) {
         for row in rows {
             let function = row.get("name").and_then(Value::as_str).unwrap_or("");
             sample(out, metric, &format!("function=\"{}\"", escape(function)), number(row, field));
+        }
+    }
+}
+
+/// CPU samples per function (`hotpath-cpu`), as estimated CPU time.
+fn cpu(out: &mut String, snapshot: &Snapshot) {
+    let Some(section) = snapshot.report.get("functions_cpu") else { return };
+    let name = "hotpath_cpu_samples_total";
+    family(out, name, "counter", "CPU profile samples taken.");
+    sample(out, name, "", number(section, "samples"));
+    let rows = rows(snapshot, "functions_cpu").map_or(&[][..], Vec::as_slice);
+    let counters = [
+        (
+            "hotpath_function_cpu_seconds_total",
+            "inclusive_cpu_ns",
+            "CPU time in measured functions, nested calls included (sampled).",
+        ),
+        (
+            "hotpath_function_self_cpu_seconds_total",
+            "self_cpu_ns",
+            "CPU time in measured functions themselves (sampled).",
+        ),
+    ];
+    for (metric, field, help) in counters {
+        family(out, metric, "counter", help);
+        for row in rows {
+            let function = row.get("name").and_then(Value::as_str).unwrap_or("");
+            sample(out, metric, &format!("function=\"{}\"", escape(function)), number(row, field) / 1e9);
         }
     }
 }

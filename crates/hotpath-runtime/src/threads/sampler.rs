@@ -129,7 +129,8 @@ impl History {
                 }
             }
         }
-        self.threads.retain(|tid, _| alive.contains(tid));
+        let live: std::collections::HashSet<u64> = alive.iter().copied().collect();
+        self.threads.retain(|tid, _| live.contains(tid));
         #[cfg(feature = "alloc")]
         crate::alloc::counters::reclaim(|| alive);
     }

@@ -9,6 +9,9 @@
 //! - `startup`: time to create the profiling session (what `#[hotpath::main]` runs first)
 //! - `alloc [PAIRS]`: ns per `Box` allocate+free pair through the global allocator the
 //!   binary was built with, outside any measured function and inside one
+//! - `work [ROUNDS]`: process CPU time (all threads) of a fixed CPU-bound workload run
+//!   inside a measured function: with CPU sampling on, the difference to a build
+//!   without it is the sampling overhead (signals, stack copies, unwinding)
 //! - `sampler`: ns per threads-view sample with 10 and 100 extra parked threads (when
 //!   the subject can sample on demand)
 
@@ -28,6 +31,20 @@ pub(crate) struct Subject {
     pub(crate) measured_alloc_pairs: fn(u64) -> u64,
     /// Takes one threads-view sample, if the subject exposes that.
     pub(crate) sample_threads: Option<fn()>,
+    /// A measured function running [`work`] inside its frame.
+    pub(crate) measured_work: fn(u64) -> u64,
+    /// Extra `key=value` figures the subject can report (e.g. CPU sampler statistics).
+    pub(crate) extra: fn() -> String,
+}
+
+/// A CPU-bound loop with no allocation and no syscalls.
+#[inline(never)]
+pub(crate) fn work(rounds: u64) -> u64 {
+    let mut x = 1u64;
+    for _ in 0..rounds {
+        x = black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407));
+    }
+    x
 }
 
 /// `n` allocate+free pairs of a small box; what the alloc mode times.
@@ -152,6 +169,22 @@ pub(crate) fn run(subject: Subject) {
             let inside = best(&|| (subject.measured_alloc_pairs)(pairs));
             drop(session);
             println!("{} alloc outside_ns={outside:.2} inside_ns={inside:.2}", subject.name);
+        }
+        "work" => {
+            let rounds = number(1, 1_000_000_000);
+            let session = (subject.start)();
+            let (before, wall) = (process_cpu_ns(), Instant::now());
+            black_box((subject.measured_work)(rounds));
+            let cpu = process_cpu_ns() - before;
+            let wall = wall.elapsed().as_nanos();
+            let extra = (subject.extra)();
+            drop(session);
+            println!(
+                "{} work rounds={rounds} cpu_ms={:.1} wall_ms={:.1} {extra}",
+                subject.name,
+                cpu as f64 / 1e6,
+                wall as f64 / 1e6
+            );
         }
         "sampler" => {
             let Some(sample) = subject.sample_threads else {

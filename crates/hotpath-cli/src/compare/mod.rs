@@ -1,0 +1,135 @@
+//! `hotpath compare`: regression detection between two sets of JSON reports, or
+//! between two git commits whose program it builds and runs itself.
+//!
+//! Data flow: reports → `samples` (per report: section → row → metric values;
+//! `functions_timing` typed, any other section generic) → `side` (values merged over
+//! runs) → `diff` (each metric judged by `verdict`, with `stats`) → `render`.
+
+mod diff;
+mod generic;
+mod git;
+mod inputs;
+mod kind;
+mod notes;
+mod render;
+mod samples;
+mod side;
+mod stats;
+mod timing;
+mod verdict;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{bail, Context};
+
+use verdict::Settings;
+
+/// Runs per commit with `--git` when `--runs` is not given.
+const DEFAULT_RUNS: u32 = 5;
+
+/// Output formats of `hotpath compare`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum Format {
+    /// Text tables for a terminal or a CI log.
+    Table,
+    /// GitHub-flavoured markdown, for a pull-request comment.
+    Markdown,
+    /// Every section, row and metric with statistics, for tools.
+    Json,
+}
+
+/// Arguments of `hotpath compare`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Exit status: 0 no regression (or regressions without --fail-on-regression), \
+                  1 regression with --fail-on-regression, 2 usage or input error.\n\n\
+                  Examples:\n  hotpath compare base.json head.json\n  \
+                  hotpath compare 'base/*.json' 'head/*.json' --format markdown\n  \
+                  hotpath compare --git main HEAD --runs 5 -- cargo run --release --features hotpath")]
+pub(crate) struct Args {
+    /// Base reports: a JSON report, a directory of them, or a quoted glob ('base/*.json').
+    #[arg(required_unless_present = "git", conflicts_with = "git")]
+    base: Option<String>,
+    /// Head reports, given like BASE.
+    #[arg(required_unless_present = "git")]
+    head: Option<String>,
+    /// Build and run COMMAND at two git commits of the current repository (in temporary
+    /// worktrees, alternating base and head runs) and compare the reports.
+    #[arg(long, num_args = 2, value_names = ["BASE_REF", "HEAD_REF"], requires = "command")]
+    git: Option<Vec<String>>,
+    /// With --git: runs per commit [default: 5]. A tested timing verdict needs 4 or more.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000), requires = "git")]
+    runs: Option<u32>,
+    /// With --git: keep the reports in DIR (base-01.json, head-01.json, ...).
+    #[arg(long, value_name = "DIR", requires = "git")]
+    reports_dir: Option<PathBuf>,
+    /// With --git: build directory; each side builds in its own subdirectory so that
+    /// alternating runs never rebuild. Default: $CARGO_TARGET_DIR or <repo>/target,
+    /// plus /hotpath-compare.
+    #[arg(long, value_name = "DIR", requires = "git")]
+    target_dir: Option<PathBuf>,
+    /// With --git: the command that runs the profiled program, after `--`. It is run in
+    /// each worktree with HOTPATH_OUTPUT_FORMAT=json, HOTPATH_OUTPUT_PATH and HOTPATH_LIMIT=0 set.
+    #[arg(last = true, value_name = "COMMAND", requires = "git")]
+    command: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    format: Format,
+    /// Write the output to FILE instead of standard output.
+    #[arg(long, short, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Smallest change, in percent, that counts as a regression or an improvement.
+    #[arg(long, default_value_t = 10.0, value_name = "PERCENT")]
+    threshold: f64,
+    /// Significance level of the timing test (Mann-Whitney U, two-sided).
+    #[arg(long, default_value_t = 0.05)]
+    alpha: f64,
+    /// Exit with status 1 when anything regressed.
+    #[arg(long)]
+    fail_on_regression: bool,
+    /// Show every compared metric, not only the changed ones (table and markdown).
+    #[arg(long)]
+    all: bool,
+}
+
+pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
+    if !(args.threshold.is_finite() && args.threshold >= 0.0) {
+        bail!("--threshold {} is not a percentage (0 or more)", args.threshold);
+    }
+    if !(args.alpha > 0.0 && args.alpha < 1.0) {
+        bail!("--alpha {} is not a significance level (between 0 and 1)", args.alpha);
+    }
+    let settings = Settings { threshold_pct: args.threshold, alpha: args.alpha };
+    let (base, head) = match (&args.git, &args.base, &args.head) {
+        (Some(refs), _, _) => {
+            let options = git::Options {
+                base_ref: refs[0].clone(),
+                head_ref: refs[1].clone(),
+                runs: args.runs.unwrap_or(DEFAULT_RUNS) as usize,
+                command: args.command.clone(),
+                reports_dir: args.reports_dir.clone(),
+                target_dir: args.target_dir.clone(),
+            };
+            git::run(&options)?
+        }
+        (None, Some(base), Some(head)) => (inputs::load_spec("base", base)?, inputs::load_spec("head", head)?),
+        // clap requires BASE and HEAD unless --git is given.
+        _ => bail!("give BASE and HEAD reports, or --git BASE_REF HEAD_REF -- COMMAND"),
+    };
+    let comparison = diff::compare(&base, &head, settings);
+    let text = match args.format {
+        Format::Table => render::table(&comparison, args.all),
+        Format::Markdown => render::markdown(&comparison, args.all),
+        Format::Json => render::json(&comparison),
+    };
+    match &args.output {
+        Some(path) => std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?,
+        None => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(text.as_bytes()).and_then(|()| out.flush()).context("cannot write to standard output")?;
+        }
+    }
+    let regressed = comparison.summary.regressed_metrics > 0;
+    Ok(if regressed && args.fail_on_regression { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}

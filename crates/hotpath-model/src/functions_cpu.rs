@@ -1,0 +1,89 @@
+//! The `functions-cpu` section: CPU samples attributed to measured functions.
+
+use serde::{Deserialize, Serialize};
+
+use crate::format::{format_count, format_duration_ns, format_percent};
+use crate::report::Meta;
+use crate::table::{shown, titled, Table};
+
+/// CPU samples of the program (needs the `hotpath-cpu` feature, Linux).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct FunctionsCpu {
+    /// Samples per CPU-second of each thread (`HOTPATH_CPU_HZ`).
+    pub hz: u64,
+    /// CPU time one sample stands for, ns.
+    pub period_ns: u64,
+    /// All samples taken (the denominator of the percentages).
+    pub samples: u64,
+    /// Samples taken while no measured function was active on the thread.
+    pub unmeasured_samples: u64,
+    /// Samples lost because the sample queue was full.
+    pub dropped_samples: u64,
+    /// Samples whose measured stack was deeper than 64 frames (outer frames kept).
+    pub truncated_samples: u64,
+    /// Whether native call stacks were captured (for the exported files).
+    pub native_stacks: bool,
+    /// Samples whose native stack could not be unwound.
+    pub samples_without_stack: u64,
+    /// Mean time the sampler spent unwinding one sample, ns.
+    pub unwind_ns_per_sample: u64,
+    /// Folded stacks, flamegraph SVG and pprof files written (`HOTPATH_CPU_OUTPUT`).
+    pub files: Vec<String>,
+    /// Measured functions with at least one sample, before focus and limit.
+    pub total_functions: usize,
+    /// Rows after focus and limit, most self samples first.
+    pub rows: Vec<FunctionCpu>,
+}
+
+/// One measured function's samples.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct FunctionCpu {
+    /// Display name, as in `functions_timing`.
+    pub name: String,
+    /// Samples where it was the innermost measured function on its thread.
+    pub self_samples: u64,
+    /// Samples where it was anywhere on the measured stack (recursion counted once).
+    pub inclusive_samples: u64,
+    /// `self_samples` × period.
+    pub self_cpu_ns: u64,
+    /// `inclusive_samples` × period.
+    pub inclusive_cpu_ns: u64,
+}
+
+impl FunctionsCpu {
+    /// The `functions-cpu` table.
+    pub(crate) fn render(&self, _meta: &Meta) -> String {
+        let mut table = Table::new(["Function", "Samples", "CPU time", "% Self", "% Inclusive"]);
+        for row in &self.rows {
+            table.row(vec![
+                row.name.clone(),
+                format_count(row.self_samples),
+                format_duration_ns(row.self_cpu_ns),
+                format_percent(row.self_samples, self.samples),
+                format_percent(row.inclusive_samples, self.samples),
+            ]);
+        }
+        let mut summary = format!(
+            "{}; {} samples at {} Hz of CPU time, {} outside measured functions",
+            shown(self.rows.len(), self.total_functions),
+            format_count(self.samples),
+            self.hz,
+            format_percent(self.unmeasured_samples, self.samples)
+        );
+        if self.dropped_samples > 0 {
+            summary.push_str(&format!(", {} dropped", format_count(self.dropped_samples)));
+        }
+        let mut out = titled(
+            "functions-cpu",
+            "CPU samples of measured functions; Self: innermost measured function, Inclusive: anywhere on the stack.",
+            &summary,
+            &table,
+        );
+        for file in &self.files {
+            out.push_str(&format!("cpu profile written: {file}\n"));
+        }
+        out
+    }
+}

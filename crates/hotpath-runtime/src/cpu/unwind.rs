@@ -1,0 +1,164 @@
+//! Turns raw samples into call stacks: DWARF CFI unwinding of the copied stack with
+//! `framehop`, over the modules (`dl_iterate_phdr`) of this process, and symbol
+//! names from each module's symbol table (`object`, `rustc-demangle`).
+//!
+//! Runs on the `hp-cpu` thread, never in a signal handler, so it may allocate.
+
+use std::collections::HashMap;
+use std::ffi::CStr;
+use std::ops::Range;
+
+use framehop::x86_64::{CacheX86_64, UnwindRegsX86_64, UnwinderX86_64};
+use framehop::{ExplicitModuleSectionInfo, Module, Unwinder};
+use object::{Object, ObjectSection, ObjectSymbol, SymbolKind};
+
+use super::ring::RawSample;
+
+/// Frames kept per sample (leaf first).
+pub(crate) const MAX_FRAMES: usize = 128;
+
+/// A loaded module: where it is mapped and its function symbols.
+struct Symbols {
+    avma: Range<u64>,
+    bias: u64,
+    /// File name, for addresses no symbol covers.
+    module: String,
+    /// `(start svma, size, name)`, sorted by address; size 0 when unknown.
+    functions: Vec<(u64, u64, String)>,
+}
+
+/// The unwinder and symbol tables of every module loaded at start-up.
+pub(crate) struct Modules {
+    unwinder: UnwinderX86_64<Vec<u8>>,
+    cache: CacheX86_64,
+    symbols: Vec<Symbols>,
+    names: HashMap<u64, String>,
+}
+
+struct Loaded {
+    path: String,
+    bias: u64,
+    avma: Range<u64>,
+}
+
+impl Modules {
+    /// Reads every loaded module's unwind sections and symbols from its file.
+    pub(crate) fn load() -> Self {
+        let mut modules = Self {
+            unwinder: UnwinderX86_64::new(),
+            cache: CacheX86_64::new(),
+            symbols: Vec::new(),
+            names: HashMap::new(),
+        };
+        for loaded in loaded_modules() {
+            let Ok(bytes) = std::fs::read(&loaded.path) else { continue };
+            let Ok(file) = object::File::parse(&*bytes) else { continue };
+            let section = |name: &str| {
+                file.section_by_name(name).and_then(|s| {
+                    let data = s.data().ok()?.to_vec();
+                    Some((s.address()..s.address() + s.size(), data))
+                })
+            };
+            let text = section(".text");
+            let eh_frame = section(".eh_frame");
+            let eh_frame_hdr = section(".eh_frame_hdr");
+            let info = ExplicitModuleSectionInfo {
+                base_svma: 0,
+                text_svma: text.as_ref().map(|t| t.0.clone()),
+                text: text.map(|t| t.1),
+                got_svma: section(".got").map(|g| g.0),
+                eh_frame_svma: eh_frame.as_ref().map(|e| e.0.clone()),
+                eh_frame: eh_frame.map(|e| e.1),
+                eh_frame_hdr_svma: eh_frame_hdr.as_ref().map(|e| e.0.clone()),
+                eh_frame_hdr: eh_frame_hdr.map(|e| e.1),
+                ..Default::default()
+            };
+            let name = loaded.path.rsplit('/').next().unwrap_or(&loaded.path).to_string();
+            modules.unwinder.add_module(Module::new(name, loaded.avma.clone(), loaded.bias, info));
+            let mut functions: Vec<(u64, u64, String)> = file
+                .symbols()
+                .chain(file.dynamic_symbols())
+                .filter(|s| s.kind() == SymbolKind::Text && s.address() != 0)
+                .filter_map(|s| Some((s.address(), s.size(), s.name().ok()?.to_string())))
+                .collect();
+            functions.sort_unstable_by_key(|f| f.0);
+            functions.dedup_by_key(|f| f.0);
+            let module = loaded.path.rsplit('/').next().unwrap_or(&loaded.path).to_string();
+            modules.symbols.push(Symbols { avma: loaded.avma, bias: loaded.bias, module, functions });
+        }
+        modules
+    }
+
+    /// Unwinds a raw sample into return addresses, leaf first (lookup addresses:
+    /// return addresses already moved back into the calling instruction).
+    pub(crate) fn unwind(&mut self, raw: &RawSample, out: &mut Vec<u64>) {
+        out.clear();
+        if raw.ip == 0 {
+            return;
+        }
+        let (sp, len) = (raw.sp, raw.stack_len as u64);
+        let stack = &raw.stack[..raw.stack_len];
+        let mut read = |addr: u64| {
+            let offset = addr.checked_sub(sp).filter(|o| o + 8 <= len).ok_or(())? as usize;
+            Ok(u64::from_le_bytes(stack[offset..offset + 8].try_into().map_err(|_| ())?))
+        };
+        let regs = UnwindRegsX86_64::new(raw.ip, raw.sp, raw.bp);
+        let mut frames = self.unwinder.iter_frames(raw.ip, regs, &mut self.cache, &mut read);
+        while let Ok(Some(frame)) = frames.next() {
+            out.push(frame.address_for_lookup());
+            if out.len() == MAX_FRAMES {
+                break;
+            }
+        }
+    }
+
+    /// The demangled function name at `address`; `module+0xoffset` inside a module
+    /// without a covering symbol (e.g. a stripped library's internal function); the
+    /// address in hex elsewhere (e.g. the vDSO).
+    pub(crate) fn name(&mut self, address: u64) -> &str {
+        let symbols = &self.symbols;
+        self.names.entry(address).or_insert_with(|| {
+            let Some(m) = symbols.iter().find(|m| m.avma.contains(&address)) else {
+                return format!("{address:#x}");
+            };
+            let svma = address - m.bias;
+            let covering = m.functions.partition_point(|f| f.0 <= svma).checked_sub(1).map(|i| &m.functions[i]);
+            match covering {
+                Some((start, size, name)) if *size == 0 || svma < start + size => {
+                    format!("{:#}", rustc_demangle::demangle(name))
+                }
+                _ => format!("{}+{:#x}", m.module, svma),
+            }
+        })
+    }
+}
+
+/// Path, load bias and mapped range of each module, from `dl_iterate_phdr`.
+fn loaded_modules() -> Vec<Loaded> {
+    unsafe extern "C" fn visit(info: *mut libc::dl_phdr_info, _size: usize, data: *mut libc::c_void) -> libc::c_int {
+        // SAFETY: called by dl_iterate_phdr with a valid info and our Vec as data.
+        let (info, out) = unsafe { (&*info, &mut *(data as *mut Vec<Loaded>)) };
+        let name = if info.dlpi_name.is_null() {
+            String::new()
+        } else {
+            unsafe { CStr::from_ptr(info.dlpi_name) }.to_string_lossy().into_owned()
+        };
+        let path = if name.is_empty() { "/proc/self/exe".to_string() } else { name };
+        let headers = unsafe { std::slice::from_raw_parts(info.dlpi_phdr, info.dlpi_phnum as usize) };
+        let bias = info.dlpi_addr;
+        let mut avma: Option<Range<u64>> = None;
+        for h in headers.iter().filter(|h| h.p_type == libc::PT_LOAD) {
+            let (start, end) = (bias + h.p_vaddr, bias + h.p_vaddr + h.p_memsz);
+            avma = Some(avma.map_or(start..end, |r| r.start.min(start)..r.end.max(end)));
+        }
+        if let Some(avma) = avma {
+            out.push(Loaded { path, bias, avma });
+        }
+        0
+    }
+    let mut out: Vec<Loaded> = Vec::new();
+    // SAFETY: `visit` only reads the info it is given and pushes into `out`.
+    unsafe { libc::dl_iterate_phdr(Some(visit), (&mut out as *mut Vec<Loaded>).cast()) };
+    out.retain(|m| std::path::Path::new(&m.path).exists());
+    out
+}

@@ -1,0 +1,125 @@
+//! CPU sampling with real timers and a real workload: samples follow CPU time
+//! (3:1 burns get about 3:1 samples, a sleeping function gets almost none), a
+//! thread started later is sampled, and the folded stacks, flamegraph SVG and pprof
+//! files are written and parse (pprof decoded here by an independent reader).
+#![cfg(all(feature = "hotpath-cpu", target_os = "linux"))]
+
+mod common;
+
+use std::io::Read;
+
+use common::{command, json_report, run, stderr};
+
+/// pprof's profile.proto, the fields this test reads, declared independently of the runtime.
+mod pprof {
+    #[derive(Clone, PartialEq, prost::Message)]
+    pub(crate) struct Profile {
+        #[prost(message, repeated, tag = "1")]
+        pub(crate) sample_type: Vec<ValueType>,
+        #[prost(message, repeated, tag = "2")]
+        pub(crate) sample: Vec<Sample>,
+        #[prost(message, repeated, tag = "4")]
+        pub(crate) location: Vec<Location>,
+        #[prost(message, repeated, tag = "5")]
+        pub(crate) function: Vec<Function>,
+        #[prost(string, repeated, tag = "6")]
+        pub(crate) string_table: Vec<String>,
+        #[prost(int64, tag = "12")]
+        pub(crate) period: i64,
+    }
+    #[derive(Clone, PartialEq, prost::Message)]
+    pub(crate) struct ValueType {
+        #[prost(int64, tag = "1")]
+        pub(crate) r#type: i64,
+        #[prost(int64, tag = "2")]
+        pub(crate) unit: i64,
+    }
+    #[derive(Clone, PartialEq, prost::Message)]
+    pub(crate) struct Sample {
+        #[prost(uint64, repeated, tag = "1")]
+        pub(crate) location_id: Vec<u64>,
+        #[prost(int64, repeated, tag = "2")]
+        pub(crate) value: Vec<i64>,
+    }
+    #[derive(Clone, PartialEq, prost::Message)]
+    pub(crate) struct Location {
+        #[prost(uint64, tag = "1")]
+        pub(crate) id: u64,
+        #[prost(message, repeated, tag = "4")]
+        pub(crate) line: Vec<Line>,
+    }
+    #[derive(Clone, PartialEq, prost::Message)]
+    pub(crate) struct Line {
+        #[prost(uint64, tag = "1")]
+        pub(crate) function_id: u64,
+    }
+    #[derive(Clone, PartialEq, prost::Message)]
+    pub(crate) struct Function {
+        #[prost(uint64, tag = "1")]
+        pub(crate) id: u64,
+        #[prost(int64, tag = "2")]
+        pub(crate) name: i64,
+    }
+}
+
+#[test]
+fn samples_follow_cpu_time_and_files_parse() {
+    let dir = std::env::temp_dir().join(format!("hotpath-cpu-test-{}", std::process::id()));
+    let out = run(command("case_cpu_burn")
+        .env("HOTPATH_OUTPUT_FORMAT", "json")
+        .env("HOTPATH_CPU_HZ", "1000")
+        .env("HOTPATH_CPU_OUTPUT", &dir));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report = json_report(&out);
+    let cpu = &report["functions_cpu"];
+    let samples = |name: &str| {
+        cpu["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["name"] == format!("case_cpu_burn::{name}"))
+            .map_or(0, |r| r["self_samples"].as_u64().unwrap())
+    };
+    let (heavy, light) = (samples("heavy"), samples("light"));
+    // 600 ms and 200 ms of CPU at 1 kHz: generous bounds around 3:1.
+    assert!(heavy >= 300 && light >= 100, "{cpu:#}");
+    let ratio = heavy as f64 / light as f64;
+    assert!((2.0..=4.5).contains(&ratio), "heavy {heavy} / light {light} = {ratio:.2}");
+    assert!(samples("sleeper") <= 3, "a sleeping function uses no CPU: {cpu:#}");
+    assert!(samples("late_thread_work") >= 50, "a thread started later is sampled: {cpu:#}");
+    assert_eq!(cpu["native_stacks"], true);
+
+    // Folded stacks: `frames count` lines whose counts add up to the sampled stacks.
+    let folded = std::fs::read_to_string(dir.join("hotpath-cpu.folded")).unwrap();
+    let total: u64 = folded.lines().map(|l| l.rsplit_once(' ').unwrap().1.parse::<u64>().unwrap()).sum();
+    let stacked = cpu["samples"].as_u64().unwrap() - cpu["samples_without_stack"].as_u64().unwrap();
+    assert_eq!(total, stacked);
+    assert!(folded.lines().any(|l| l.contains("case_cpu_burn::main;case_cpu_burn::heavy;")), "{folded}");
+
+    let svg = std::fs::read_to_string(dir.join("hotpath-cpu.svg")).unwrap();
+    assert!(svg.contains("<svg") && svg.trim_end().ends_with("</svg>"));
+    assert!(svg.contains("case_cpu_burn::heavy"));
+
+    let mut raw = Vec::new();
+    flate2::read::GzDecoder::new(std::fs::File::open(dir.join("hotpath-cpu.pb.gz")).unwrap())
+        .read_to_end(&mut raw)
+        .unwrap();
+    let profile: pprof::Profile = prost::Message::decode(raw.as_slice()).expect("valid pprof protobuf");
+    let string = |i: i64| profile.string_table[i as usize].as_str();
+    assert_eq!(profile.string_table[0], "");
+    let types: Vec<(&str, &str)> = profile.sample_type.iter().map(|t| (string(t.r#type), string(t.unit))).collect();
+    assert_eq!(types, [("samples", "count"), ("cpu", "nanoseconds")]);
+    assert_eq!(profile.period, 1_000_000);
+    let pprof_total: i64 = profile.sample.iter().map(|s| s.value[0]).sum();
+    assert_eq!(pprof_total as u64, stacked);
+    for sample in &profile.sample {
+        assert_eq!(sample.value[1], sample.value[0] * profile.period);
+        for id in &sample.location_id {
+            let location = profile.location.iter().find(|l| l.id == *id).expect("location exists");
+            let function = location.line[0].function_id;
+            assert!(profile.function.iter().any(|f| f.id == function));
+        }
+    }
+    assert!(profile.function.iter().any(|f| string(f.name) == "case_cpu_burn::heavy"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
