@@ -36,7 +36,8 @@ fn real_report_has_the_golden_fields() {
     paths(&real, "", &mut got);
     // Fields the schema documents as absent until enough samples exist, and those of
     // features this build does not have.
-    let mut optional = vec![".threads.rows[].cpu_percent", ".threads.rows[].max_cpu_percent"];
+    // This program registers no Tokio runtime; tests/tokio_runtime.rs checks that section.
+    let mut optional = vec![".threads.rows[].cpu_percent", ".threads.rows[].max_cpu_percent", ".tokio_runtime"];
     if cfg!(not(feature = "hotpath-alloc")) {
         optional.extend([
             ".functions_alloc",
