@@ -113,7 +113,7 @@ pub struct TokioWorker {
     pub mean_poll_ns: Option<u64>,
     /// Longest time the worker was seen running without any progress, ns (a lower bound).
     pub longest_stall_ns: u64,
-    /// Stalls of 100 ms or more.
+    /// Stalls of 250 ms or more (more on a machine short of CPU; see the README).
     pub stalls: u64,
 }
 

@@ -1,14 +1,21 @@
 //! The three things the report flags, each with a precise rule and the numbers that
 //! made it fire (docs/ARCHITECTURE.md and README repeat the rules):
 //!
-//! - **imbalance**: over a window of the last second (at least 4 samples), the busiest
+//! - **imbalance**: over a window of the last second (at least 4 sampling steps), the busiest
 //!   worker was busy ≥ 90% of the time while the other workers averaged ≤ 20%.
 //! - **global_queue_growth**: over the same window, the global queue depth rose in
 //!   ≥ 75% of the sampling steps and ended ≥ 100 tasks above where it started.
-//! - **blocking**: a worker of a multi-thread runtime stayed unparked for ≥ 100 ms
+//! - **blocking**: a worker of a multi-thread runtime stayed unparked for ≥ 250 ms
 //!   without publishing any progress while tasks were alive (a stall), or, with
 //!   `tokio_unstable`, a sampling step in which a worker's busy time per poll was
 //!   ≥ 100 ms, which means at least one poll took that long.
+//!
+//! On a machine short of CPU a worker also goes quiet while it waits for a core, and
+//! a batch of 61 short polls can span several scheduling rounds: hence the stall
+//! threshold of 250 ms, above what a starved but healthy worker showed on a
+//! two-core machine at load 11 (up to 234 ms in debug builds). Both thresholds also
+//! grow by twice the worst delay the sampler itself saw waking up during the stall
+//! or step, for heavier contention still.
 //!
 //! Tokio publishes a worker's counters when it parks and at maintenance, every 61
 //! scheduler ticks. A worker whose counters stand still while it is unparked has run
@@ -29,14 +36,34 @@ pub(crate) const IMBALANCE_BUSIEST: f64 = 0.90;
 pub(crate) const IMBALANCE_OTHERS: f64 = 0.20;
 pub(crate) const QUEUE_RISING_SHARE: f64 = 0.75;
 pub(crate) const QUEUE_MIN_GROWTH: usize = 100;
-/// A stall or a poll this long starves every task queued behind it.
-pub(crate) const BLOCKING_NS: u64 = 100_000_000;
+/// A poll this long starves every task queued behind it.
+pub(crate) const LONG_POLL_NS: u64 = 100_000_000;
+/// A worker this long without publishing progress is inside a long poll (see above).
+pub(crate) const STALL_NS: u64 = 250_000_000;
+/// How many of the sampler's own wake-up delays a stall may contain before it counts:
+/// a batch of short polls fits in one or two scheduling rounds.
+pub(crate) const DELAY_ALLOWANCE: u64 = 2;
 
-/// Steps per window for a sampling interval: one second's worth, at least 4, at most
-/// what the ring holds.
-pub(crate) fn window_steps(interval: Duration) -> usize {
-    let steps = WINDOW.as_nanos().div_ceil(interval.as_nanos().max(1));
-    (steps as usize).clamp(MIN_WINDOW_STEPS, CAPACITY - 1)
+/// `base` raised for a sampler that woke up to `delay_ns` late.
+pub(crate) fn with_delay(base: u64, delay_ns: u64) -> u64 {
+    base.saturating_add(DELAY_ALLOWANCE.saturating_mul(delay_ns))
+}
+
+/// How many steps back the window ending at the newest point starts: the most recent
+/// point at least [`WINDOW`] and [`MIN_WINDOW_STEPS`] steps older, or the oldest point
+/// of a full ring (very short intervals). Judged by timestamps, so a sampler that fell
+/// behind (a loaded machine) still gets whole windows.
+pub(crate) fn window_start(history: &History) -> Option<usize> {
+    let newest = history.get(0)?.0.at_ns;
+    let window = WINDOW.as_nanos() as u64;
+    let mut age = MIN_WINDOW_STEPS;
+    while let Some((point, _)) = history.get(age) {
+        if newest.saturating_sub(point.at_ns) >= window {
+            return Some(age);
+        }
+        age += 1;
+    }
+    (age == CAPACITY && history.get(MIN_WINDOW_STEPS).is_some()).then_some(CAPACITY - 1)
 }
 
 /// The strongest imbalance seen.
@@ -74,6 +101,8 @@ pub(crate) struct LongPoll {
 pub(crate) struct Stall {
     /// When the worker was last seen progressing or parked, ns after registration.
     since_ns: u64,
+    /// Worst sampler wake-up delay since then.
+    delay_ns: u64,
     /// The current stall was already counted.
     counted: bool,
     pub(crate) longest_ns: u64,
@@ -84,14 +113,16 @@ pub(crate) struct Stall {
 
 impl Stall {
     /// Folds one sample in: `moving` is false when the worker is unparked, tasks are
-    /// alive and none of its counters changed since the previous sample.
-    pub(crate) fn observe(&mut self, at_ns: u64, moving: bool) {
+    /// alive and none of its counters changed since the previous sample; `delay_ns` is
+    /// how late the sampler woke for this sample.
+    pub(crate) fn observe(&mut self, at_ns: u64, moving: bool, delay_ns: u64) {
         if moving {
-            (self.since_ns, self.counted) = (at_ns, false);
+            (self.since_ns, self.delay_ns, self.counted) = (at_ns, 0, false);
             return;
         }
+        self.delay_ns = self.delay_ns.max(delay_ns);
         let stalled = at_ns.saturating_sub(self.since_ns);
-        if stalled >= BLOCKING_NS {
+        if stalled >= with_delay(STALL_NS, self.delay_ns) {
             if !self.counted {
                 self.count += 1;
                 self.counted = true;
@@ -114,8 +145,9 @@ pub(crate) struct Flags {
 }
 
 impl Flags {
-    /// Judges the window ending at the newest point of `history`.
-    pub(crate) fn observe_window(&mut self, history: &History, steps: usize) {
+    /// Judges the window ending at the newest point of `history`, if it is long enough.
+    pub(crate) fn observe_window(&mut self, history: &History) {
+        let Some(steps) = window_start(history) else { return };
         let (Some((new, new_busy)), Some((old, old_busy))) = (history.get(0), history.get(steps)) else { return };
         let window_ns = new.at_ns.saturating_sub(old.at_ns);
         if window_ns == 0 {
@@ -139,9 +171,10 @@ impl Flags {
         }
     }
 
-    /// One worker's polls and busy time over a sampling step (`tokio_unstable`).
-    pub(crate) fn observe_polls(&mut self, worker: usize, polls: u64, busy_ns: u64, at_ns: u64) {
-        if polls == 0 || busy_ns / polls < BLOCKING_NS {
+    /// One worker's polls and busy time over a sampling step (`tokio_unstable`), the
+    /// sampler having woken `delay_ns` late for it.
+    pub(crate) fn observe_polls(&mut self, worker: usize, polls: u64, busy_ns: u64, at_ns: u64, delay_ns: u64) {
+        if polls == 0 || busy_ns / polls < with_delay(LONG_POLL_NS, delay_ns) {
             return;
         }
         let per_poll = |p: &LongPoll| p.busy_ns / p.polls;
@@ -235,10 +268,10 @@ fn blocking(stalls: &[Stall], long_poll: Option<&LongPoll>) -> Option<TokioFlag>
             many => format!("workers {}", many.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")),
         };
         reasons.push(format!(
-            "{who} ran for up to {} without publishing progress ({count} stall{} ≥ {})",
+            "{who} ran for up to {} without publishing progress ({count} stall{} ≥ {} beyond CPU contention)",
             format_duration_ns(worst.longest_ns),
             if count == 1 { "" } else { "s" },
-            format_duration_ns(BLOCKING_NS)
+            format_duration_ns(STALL_NS)
         ));
         at_ns = worst.longest_at_ns;
     }
@@ -249,7 +282,7 @@ fn blocking(stalls: &[Stall], long_poll: Option<&LongPoll>) -> Option<TokioFlag>
             format_duration_ns(p.busy_ns),
             p.polls,
             if p.polls == 1 { "" } else { "s" },
-            format_duration_ns(BLOCKING_NS)
+            format_duration_ns(LONG_POLL_NS)
         ));
         if !workers.contains(&p.worker) {
             workers.push(p.worker);
@@ -283,12 +316,26 @@ mod tests {
 
     const MS: u64 = 1_000_000;
 
+    fn spaced(points: usize, every_ms: u64) -> History {
+        let mut h = History::new(1);
+        for i in 0..points as u64 {
+            h.push(Point { at_ns: i * every_ms * MS, ..Point::default() }, [0].into_iter());
+        }
+        h
+    }
+
     #[test]
-    fn window_is_a_second_of_steps_within_bounds() {
-        assert_eq!(window_steps(Duration::from_millis(20)), 50);
-        assert_eq!(window_steps(Duration::from_millis(1000)), 4);
-        assert_eq!(window_steps(Duration::from_millis(300)), 4);
-        assert_eq!(window_steps(Duration::from_millis(1)), CAPACITY - 1);
+    fn window_is_a_second_and_at_least_four_steps() {
+        assert_eq!(window_start(&spaced(51, 20)), Some(50));
+        assert_eq!(window_start(&spaced(50, 20)), None, "49 steps span 980 ms");
+        assert_eq!(window_start(&spaced(60, 20)), Some(50));
+        // A late sampler: 250 ms steps give 4-step windows; 1 s steps need 4 steps too.
+        assert_eq!(window_start(&spaced(6, 250)), Some(4));
+        assert_eq!(window_start(&spaced(4, 1000)), None);
+        assert_eq!(window_start(&spaced(5, 1000)), Some(4));
+        // 1 ms steps: the full ring (127 steps) is the window.
+        assert_eq!(window_start(&spaced(100, 1)), None);
+        assert_eq!(window_start(&spaced(300, 1)), Some(CAPACITY - 1));
     }
 
     /// A history of `steps + 1` points 20 ms apart with the given per-step busy
@@ -305,7 +352,7 @@ mod tests {
     #[test]
     fn imbalance_needs_one_hot_worker_and_idle_others() {
         let mut flags = Flags::default();
-        flags.observe_window(&history(&[19 * MS, MS / 2], &[0; 51]), 50);
+        flags.observe_window(&history(&[19 * MS, MS / 2], &[0; 51]));
         let found = flags.imbalance.expect("95% vs 2.5%");
         assert_eq!((found.worker, found.window_ns), (0, 1000 * MS));
         assert!((found.busiest - 0.95).abs() < 1e-9 && (found.others - 0.025).abs() < 1e-9, "{found:?}");
@@ -315,12 +362,12 @@ mod tests {
 
         for (busy, why) in [
             (&[17 * MS, 0, 0][..], "busiest only 85%"),
-            (&[20 * MS, 5 * MS, 0][..], "others average 25%"),
+            (&[20 * MS, 5 * MS, 5 * MS][..], "others average 25%"),
             (&[20 * MS, 20 * MS][..], "balanced"),
             (&[20 * MS][..], "a single worker"),
         ] {
             let mut flags = Flags::default();
-            flags.observe_window(&history(busy, &[0; 51]), 50);
+            flags.observe_window(&history(busy, &[0; 51]));
             assert!(flags.imbalance.is_none(), "{why}");
         }
     }
@@ -334,7 +381,7 @@ mod tests {
             h.push(Point { at_ns: i * 20 * MS, ..Point::default() }, [busy0, MS].into_iter());
         }
         let mut flags = Flags::default();
-        flags.observe_window(&h, 50);
+        flags.observe_window(&h);
         assert_eq!(flags.imbalance.map(|i| (i.worker, i.busiest)), Some((0, 1.0)));
     }
 
@@ -342,7 +389,7 @@ mod tests {
     fn queue_growth_needs_a_mostly_rising_queue_and_real_growth() {
         let rising: Vec<usize> = (0..=50).map(|i| i * 40).collect();
         let mut flags = Flags::default();
-        flags.observe_window(&history(&[0, 0], &rising), 50);
+        flags.observe_window(&history(&[0, 0], &rising));
         let q = flags.queue.expect("rising every step by 40");
         assert_eq!((q.from, q.to, q.rising, q.steps), (0, 2000, 50, 50));
         assert!(flags.report(&[])[0]
@@ -354,46 +401,70 @@ mod tests {
         let small: Vec<usize> = (0..=50).collect();
         for depths in [sawtooth, small, vec![0; 51]] {
             let mut flags = Flags::default();
-            flags.observe_window(&history(&[0, 0], &depths), 50);
+            flags.observe_window(&history(&[0, 0], &depths));
             assert!(flags.queue.is_none(), "{depths:?}");
         }
-        // 3 of 4 steps rising is enough.
+        // 3 of 4 steps rising is enough (steps of 250 ms).
+        let mut h = History::new(1);
+        for (i, depth) in [0, 100, 100, 150, 200].into_iter().enumerate() {
+            h.push(
+                Point { at_ns: i as u64 * 250 * MS, global_queue_depth: depth, ..Point::default() },
+                [0].into_iter(),
+            );
+        }
         let mut flags = Flags::default();
-        flags.observe_window(&history(&[0, 0], &[0, 100, 100, 150, 200]), 4);
+        flags.observe_window(&h);
         assert_eq!(flags.queue.map(|q| q.rising), Some(3));
     }
 
     #[test]
-    fn stalls_count_once_per_episode_from_100_ms() {
+    fn stalls_count_once_per_episode_from_250_ms() {
         let mut s = Stall::default();
-        s.observe(0, true);
-        s.observe(50 * MS, false);
+        s.observe(0, true, 0);
+        s.observe(200 * MS, false, 0);
         assert_eq!((s.count, s.longest_ns), (0, 0));
-        s.observe(120 * MS, false);
-        s.observe(300 * MS, false);
-        assert_eq!((s.count, s.longest_ns, s.longest_at_ns), (1, 300 * MS, 300 * MS));
-        s.observe(320 * MS, true);
-        s.observe(400 * MS, false);
-        assert_eq!(s.count, 1, "80 ms is not a stall");
-        s.observe(430 * MS, false);
-        assert_eq!((s.count, s.longest_ns), (2, 300 * MS));
+        s.observe(260 * MS, false, 0);
+        s.observe(400 * MS, false, 0);
+        assert_eq!((s.count, s.longest_ns, s.longest_at_ns), (1, 400 * MS, 400 * MS));
+        s.observe(420 * MS, true, 0);
+        s.observe(620 * MS, false, 0);
+        assert_eq!(s.count, 1, "200 ms is not a stall");
+        s.observe(680 * MS, false, 0);
+        assert_eq!((s.count, s.longest_ns), (2, 400 * MS));
 
         let flag = blocking(&[Stall::default(), s], None).unwrap();
-        assert_eq!((flag.kind.as_str(), flag.workers.as_slice(), flag.at_ns), ("blocking", &[1][..], 300 * MS));
-        assert!(flag
-            .message
-            .starts_with("worker 1 ran for up to 300.00 ms without publishing progress (2 stalls ≥ 100.00 ms): "));
+        assert_eq!((flag.kind.as_str(), flag.workers.as_slice(), flag.at_ns), ("blocking", &[1][..], 400 * MS));
+        assert!(flag.message.starts_with(
+            "worker 1 ran for up to 400.00 ms without publishing progress (2 stalls ≥ 250.00 ms beyond CPU contention): "
+        ));
         assert!(blocking(&[Stall::default()], None).is_none());
+    }
+
+    #[test]
+    fn a_late_sampler_raises_the_stall_threshold() {
+        // The sampler woke 60 ms late during this stall: 350 ms is within 250 + 2 × 60.
+        let mut s = Stall::default();
+        s.observe(0, true, 0);
+        s.observe(100 * MS, false, 60 * MS);
+        s.observe(350 * MS, false, 0);
+        assert_eq!(s.count, 0);
+        s.observe(380 * MS, false, 0);
+        assert_eq!((s.count, s.longest_ns), (1, 380 * MS));
+        // Moving resets the allowance with the stall.
+        s.observe(400 * MS, true, 0);
+        s.observe(655 * MS, false, 0);
+        assert_eq!(s.count, 2);
     }
 
     #[test]
     fn long_polls_are_inferred_from_busy_time_per_poll() {
         let mut flags = Flags::default();
-        flags.observe_polls(0, 1000, 900 * MS, 10);
-        flags.observe_polls(0, 0, 900 * MS, 10);
-        assert!(flags.long_poll.is_none(), "0.9 ms per poll; no polls");
-        flags.observe_polls(1, 2, 600 * MS, 20);
-        flags.observe_polls(0, 3, 330 * MS, 30);
+        flags.observe_polls(0, 1000, 900 * MS, 10, 0);
+        flags.observe_polls(0, 0, 900 * MS, 10, 0);
+        flags.observe_polls(0, 1, 250 * MS, 10, 80 * MS);
+        assert!(flags.long_poll.is_none(), "0.9 ms per poll; no polls; within 100 + 2 × 80 ms");
+        flags.observe_polls(1, 2, 600 * MS, 20, 0);
+        flags.observe_polls(0, 3, 330 * MS, 30, 0);
         assert_eq!(flags.long_poll, Some(LongPoll { worker: 1, polls: 2, busy_ns: 600 * MS, at_ns: 20 }));
         let flag = &flags.report(&[Stall::default(), Stall::default()])[0];
         assert_eq!((flag.kind.as_str(), flag.workers.as_slice()), ("blocking", &[1][..]));

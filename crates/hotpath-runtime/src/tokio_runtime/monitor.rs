@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use tokio::runtime::{Handle, RuntimeMetrics};
 
-use super::flags::{window_steps, Flags, Stall};
+use super::flags::{Flags, Stall};
 use super::history::{History, Point};
 use super::probe::{self, RuntimeReading, WorkerReading};
 use super::site::TokioSite;
@@ -81,10 +81,11 @@ impl Monitor {
         self.history.bytes() + self.workers.len() * per_worker + self.name.capacity()
     }
 
-    /// Reads the runtime again and folds the reading in. A reading less than half an
-    /// interval after the last point (the report's own) updates the current values and
+    /// Reads the runtime again and folds the reading in; `delay_ns` is how late the
+    /// sampler woke for it (0 for the report's own reading). A reading less than half an
+    /// interval after the last point (the report's) updates the current values and
     /// stalls but adds no history point, so windows keep their spacing.
-    pub(crate) fn sample(&mut self) {
+    pub(crate) fn sample(&mut self, delay_ns: u64) {
         std::mem::swap(&mut self.previous, &mut self.workers);
         let (now, at) = probe::read(&self.metrics, &mut self.workers);
         (self.now, self.now_at) = (now, at);
@@ -97,12 +98,12 @@ impl Monitor {
         for (w, stall) in self.stalls.iter_mut().enumerate() {
             let (new, old) = (&self.workers[w], &self.previous[w]);
             let still = multi && new.active() && now.alive_tasks > 0 && new.progress() == old.progress();
-            stall.observe(at_ns, !still);
+            stall.observe(at_ns, !still, delay_ns);
         }
         if probe::UNSTABLE {
             for (w, (new, old)) in self.workers.iter().zip(&self.previous).enumerate() {
                 let (polls, busy) = (new.polls.saturating_sub(old.polls), new.busy_ns.saturating_sub(old.busy_ns));
-                self.flags.observe_polls(w, polls, busy, at_ns);
+                self.flags.observe_polls(w, polls, busy, at_ns, delay_ns);
             }
         }
         let last_point_ns = self.history.get(0).map_or(0, |(p, _)| p.at_ns);
@@ -110,7 +111,7 @@ impl Monitor {
         if step_ns >= self.interval.as_nanos() as u64 / 2 {
             let busy = self.step_busy_share(step_ns);
             self.push_point(busy);
-            self.flags.observe_window(&self.history, window_steps(self.interval));
+            self.flags.observe_window(&self.history);
         }
     }
 

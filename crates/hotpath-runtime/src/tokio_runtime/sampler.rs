@@ -6,7 +6,7 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Mutex;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tokio::runtime::Handle;
 
@@ -91,12 +91,15 @@ fn start_thread(registry: &mut Registry) {
     let spawned = std::thread::Builder::new().name("hp-tokio".into()).stack_size(128 * 1024).spawn(move || {
         memory::profiler_thread();
         loop {
+            let asleep = Instant::now();
             std::thread::sleep(interval);
             // The report is written; nothing reads samples any more.
             if !session::enabled() {
                 break;
             }
-            sample_now();
+            // How long this thread waited for a core: the flags allow for the same wait
+            // in the workers (see flags.rs).
+            sample_all(asleep.elapsed().saturating_sub(interval).as_nanos() as u64);
         }
     });
     if let Err(e) = spawned {
@@ -104,12 +107,16 @@ fn start_thread(registry: &mut Registry) {
     }
 }
 
-/// Samples every registered runtime now.
+/// Samples every registered runtime now (for the report, or a benchmark).
 pub(crate) fn sample_now() {
+    sample_all(0);
+}
+
+fn sample_all(delay_ns: u64) {
     let mut registry = lock(&REGISTRY);
     let mut panicked = false;
     for monitor in &mut registry.monitors {
-        panicked |= catch_unwind(AssertUnwindSafe(|| monitor.sample())).is_err();
+        panicked |= catch_unwind(AssertUnwindSafe(|| monitor.sample(delay_ns))).is_err();
     }
     if panicked && !registry.warned_panic {
         registry.warned_panic = true;

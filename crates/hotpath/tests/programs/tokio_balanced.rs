@@ -1,5 +1,5 @@
 //! A balanced workload: 64 tasks on a two-worker runtime, each computing in short
-//! bursts (20 µs) and yielding in between, for 1.2 s. Work stealing keeps both
+//! bursts (20 µs) and yielding in between, for 1.5 s. Work stealing keeps both
 //! workers busy and the global queue empty: no flag may fire.
 
 use std::time::{Duration, Instant};
@@ -15,7 +15,7 @@ fn spin(for_: Duration) {
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
     hotpath::tokio_runtime!(label = "balanced");
-    let deadline = Instant::now() + Duration::from_millis(1200);
+    let deadline = Instant::now() + Duration::from_millis(1500);
     let tasks: Vec<_> = (0..64)
         .map(|_| {
             tokio::spawn(async move {
