@@ -246,7 +246,10 @@ fn sparkline(values: impl DoubleEndedIterator<Item = u64> + ExactSizeIterator) -
     if recent.is_empty() {
         return "-".into();
     }
-    recent.iter().map(|&v| if max == 0 { BARS[0] } else { BARS[((v * 7 + max / 2) / max) as usize] }).collect()
+    recent
+        .iter()
+        .map(|&v| BARS[(v.saturating_mul(7) + max / 2).checked_div(max).unwrap_or(0).min(7) as usize])
+        .collect()
 }
 
 #[cfg(test)]
