@@ -10,6 +10,8 @@ mod args;
 mod error;
 #[cfg(feature = "hotpath")]
 mod expand;
+#[cfg(not(feature = "hotpath"))]
+mod inert;
 mod spec;
 
 use proc_macro::TokenStream;
@@ -71,5 +73,17 @@ pub fn measure_block(input: TokenStream) -> TokenStream {
             let group = proc_macro::Group::new(proc_macro::Delimiter::Parenthesis, expr);
             proc_macro::TokenTree::from(group).into()
         }
+    }
+}
+
+/// Starts sampling a Tokio runtime's metrics; see `hotpath::tokio_runtime`.
+#[proc_macro]
+pub fn tokio_runtime(input: TokenStream) -> TokenStream {
+    match spec::tokio_runtime_args(input) {
+        Err(e) => e.to_tokens(),
+        #[cfg(feature = "hotpath")]
+        Ok(args) => expand::tokio_runtime(args).into(),
+        #[cfg(not(feature = "hotpath"))]
+        Ok(args) => inert::tokio_runtime(args.handle),
     }
 }

@@ -17,6 +17,7 @@ mod render;
 mod report;
 mod table;
 mod threads;
+mod tokio_runtime;
 
 pub use format::{
     format_bytes, format_count, format_duration_ns, format_percent, format_percent_value, format_seconds,
@@ -29,3 +30,4 @@ pub use render::render_table;
 pub use report::{Meta, Report, ReportError, SCHEMA_VERSION};
 pub use table::Table;
 pub use threads::{AllocTotals, ThreadRow, Threads};
+pub use tokio_runtime::{TokioFlag, TokioPoint, TokioRuntime, TokioRuntimes, TokioWorker};

@@ -6,6 +6,7 @@ use crate::functions::FunctionsTiming;
 use crate::functions_alloc::FunctionsAlloc;
 use crate::functions_cpu::FunctionsCpu;
 use crate::threads::Threads;
+use crate::tokio_runtime::TokioRuntimes;
 
 /// Version of the JSON report schema. Bump it on any change that is not a pure
 /// addition of an optional field; `docs/JSON_SCHEMA.md` records each version.
@@ -31,6 +32,9 @@ pub struct Report {
     /// Per-thread CPU and memory (`threads` feature, on by default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub threads: Option<Threads>,
+    /// Tokio runtimes registered with `tokio_runtime!()` (`tokio` feature).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokio_runtime: Option<TokioRuntimes>,
 }
 
 /// Facts about the profiled run that apply to every section.
@@ -129,6 +133,7 @@ impl Report {
             && self.functions_alloc.as_ref().is_none_or(|s| s.rows.is_empty())
             && self.functions_cpu.as_ref().is_none_or(|s| s.samples == 0)
             && self.threads.as_ref().is_none_or(|s| s.rows.is_empty())
+            && self.tokio_runtime.as_ref().is_none_or(|s| s.runtimes.is_empty())
     }
 }
 

@@ -5,7 +5,8 @@
 
 use hotpath_model::{
     AllocTotals, FunctionAlloc, FunctionCpu, FunctionTiming, FunctionsAlloc, FunctionsCpu, FunctionsTiming,
-    Percentiles, Report, ThreadRow, Threads, SCHEMA_VERSION,
+    Percentiles, Report, ThreadRow, Threads, TokioFlag, TokioPoint, TokioRuntime, TokioRuntimes, TokioWorker,
+    SCHEMA_VERSION,
 };
 
 fn sample() -> Report {
@@ -119,7 +120,68 @@ fn sample() -> Report {
     threads.total_threads = 3;
     threads.rows = vec![thread];
     report.threads = Some(threads);
+    report.tokio_runtime = Some(tokio_runtime());
     report
+}
+
+/// A runtime sampled with `tokio_unstable`, so every optional field is present.
+fn tokio_runtime() -> TokioRuntimes {
+    let mut worker = TokioWorker::default();
+    worker.index = 0;
+    worker.busy_ns = 1_180_000_000;
+    worker.busy_percent = 98.3;
+    worker.parks = 3;
+    worker.polls = Some(4);
+    worker.steals = Some(0);
+    worker.steal_operations = Some(0);
+    worker.overflows = Some(0);
+    worker.local_queue_depth = Some(0);
+    worker.max_local_queue_depth = Some(1);
+    worker.mean_poll_ns = Some(280_000_000);
+    worker.longest_stall_ns = 1_120_000_000;
+    worker.stalls = 1;
+
+    let mut flag = TokioFlag::default();
+    flag.kind = "blocking".into();
+    flag.workers = vec![0];
+    flag.at_ns = 1_150_000_000;
+    flag.message = "worker 0 ran for up to 1.12 s without publishing progress (1 stall ≥ 100.00 ms): a blocking call (std::thread::sleep, synchronous I/O, a contended std lock) or a long computation inside async code holds the worker; move it to spawn_blocking or block_in_place".into();
+
+    let mut point = TokioPoint::default();
+    point.at_ms = 1_000;
+    point.global_queue_depth = 0;
+    point.alive_tasks = 2;
+    point.busy_percent = 50.0;
+
+    let mut runtime = TokioRuntime::default();
+    runtime.name = "examples/demo.rs:120".into();
+    runtime.file = "examples/demo.rs".into();
+    runtime.line = 120;
+    runtime.flavor = "multi_thread".into();
+    runtime.monitored_ns = 1_200_000_000;
+    runtime.samples = 60;
+    runtime.num_workers = 2;
+    runtime.alive_tasks = 2;
+    runtime.max_alive_tasks = 3;
+    runtime.global_queue_depth = 0;
+    runtime.max_global_queue_depth = 1;
+    runtime.blocking_threads = Some(1);
+    runtime.idle_blocking_threads = Some(1);
+    runtime.blocking_queue_depth = Some(0);
+    runtime.max_blocking_queue_depth = Some(0);
+    runtime.spawned_tasks = Some(3);
+    runtime.remote_schedules = Some(2);
+    runtime.budget_forced_yields = Some(0);
+    runtime.flags = vec![flag];
+    runtime.workers = vec![worker];
+    runtime.history = vec![point];
+
+    let mut section = TokioRuntimes::default();
+    section.interval_ms = 20;
+    section.tokio_unstable = true;
+    section.total_runtimes = 1;
+    section.runtimes = vec![runtime];
+    section
 }
 
 #[test]

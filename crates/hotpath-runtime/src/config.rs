@@ -15,6 +15,8 @@ pub(crate) const DEFAULT_THREADS_INTERVAL_MS: u64 = 250;
 pub(crate) const DEFAULT_THREADS_LIMIT: usize = 5;
 /// CPU samples per CPU-second of each thread.
 pub(crate) const DEFAULT_CPU_HZ: u64 = 100;
+/// Tokio runtime sampling interval (`HOTPATH_TOKIO_RUNTIME_INTERVAL_MS`).
+pub(crate) const DEFAULT_TOKIO_RUNTIME_INTERVAL_MS: u64 = 1000;
 
 /// The parameters of `#[hotpath::main]`, built by the macro expansion.
 #[derive(Clone, Debug)]
@@ -158,6 +160,9 @@ pub(crate) struct Config {
     /// Where CPU profile files go (`HOTPATH_CPU_OUTPUT` or `cpu_output = "dir"`).
     #[cfg_attr(not(feature = "cpu"), allow(dead_code))]
     pub(crate) cpu_output: Option<PathBuf>,
+    /// How often `tokio_runtime!()` runtimes are sampled.
+    #[cfg_attr(not(feature = "tokio"), allow(dead_code))]
+    pub(crate) tokio_runtime_interval_ms: u64,
 }
 
 impl Config {
@@ -178,6 +183,7 @@ impl Config {
             threads_limit: DEFAULT_THREADS_LIMIT,
             cpu_hz: DEFAULT_CPU_HZ,
             cpu_output: main.cpu_output.map(PathBuf::from),
+            tokio_runtime_interval_ms: DEFAULT_TOKIO_RUNTIME_INTERVAL_MS,
         };
         let mut warnings = Vec::new();
         let mut warn = |name: &str, value: &str, problem: &str, kept: String| {
@@ -271,6 +277,17 @@ impl Config {
                 warn("HOTPATH_CPU_OUTPUT", &v, "is empty", "no profile files".into());
             } else {
                 config.cpu_output = Some(PathBuf::from(v));
+            }
+        }
+        if let Some(v) = env("HOTPATH_TOKIO_RUNTIME_INTERVAL_MS") {
+            match v.trim().parse::<u64>() {
+                Ok(ms @ 1..=60_000) => config.tokio_runtime_interval_ms = ms,
+                _ => warn(
+                    "HOTPATH_TOKIO_RUNTIME_INTERVAL_MS",
+                    &v,
+                    "is not a number of milliseconds in 1..=60000",
+                    DEFAULT_TOKIO_RUNTIME_INTERVAL_MS.to_string(),
+                ),
             }
         }
         config.server = ServerSettings::resolve(&env, &mut warnings);
@@ -453,6 +470,24 @@ mod tests {
         let (c, w) =
             resolve(MainConfig::new("m"), &[("HOTPATH_THREADS_INTERVAL_MS", "50"), ("HOTPATH_THREADS_LIMIT", "12")]);
         assert_eq!((c.threads_interval_ms, c.threads_limit, w.len()), (50, 12, 0));
+    }
+
+    #[test]
+    fn tokio_runtime_interval_accepts_milliseconds_and_warns_otherwise() {
+        let (c, w) = resolve(MainConfig::new("m"), &[]);
+        assert_eq!((c.tokio_runtime_interval_ms, w.len()), (1000, 0));
+        let (c, w) = resolve(MainConfig::new("m"), &[("HOTPATH_TOKIO_RUNTIME_INTERVAL_MS", " 20 ")]);
+        assert_eq!((c.tokio_runtime_interval_ms, w.len()), (20, 0));
+        for bad in ["0", "1s", "60001", "-5", ""] {
+            let (c, w) = resolve(MainConfig::new("m"), &[("HOTPATH_TOKIO_RUNTIME_INTERVAL_MS", bad)]);
+            assert_eq!(c.tokio_runtime_interval_ms, 1000, "{bad:?}");
+            assert_eq!(
+                w,
+                [format!(
+                    "HOTPATH_TOKIO_RUNTIME_INTERVAL_MS={bad:?} is not a number of milliseconds in 1..=60000; using 1000"
+                )]
+            );
+        }
     }
 
     #[test]

@@ -28,6 +28,8 @@ mod sync;
 mod thread;
 #[cfg(feature = "threads")]
 mod threads;
+#[cfg(feature = "tokio")]
+mod tokio_runtime;
 
 #[cfg(feature = "alloc")]
 pub use alloc::CountingAllocator;
@@ -37,12 +39,21 @@ pub use hotpath_model as model;
 pub use memory::profiler_bytes;
 pub use server::{mount, ChunkedBody, HttpRequest, Mount, MountConnection};
 pub use session::{snapshot, MainGuard};
+#[cfg(feature = "tokio")]
+pub use tokio_runtime::{monitor_tokio, monitor_tokio_current, TokioSite};
 
 /// Takes one threads-view sample now (benchmarks and tests; the sampler thread
 /// does this every `HOTPATH_THREADS_INTERVAL_MS`).
 #[cfg(feature = "threads")]
 pub fn sample_threads() {
     threads::sample_now();
+}
+
+/// Samples every runtime registered with `tokio_runtime!()` now (benchmarks; the
+/// `hp-tokio` thread does this every `HOTPATH_TOKIO_RUNTIME_INTERVAL_MS`).
+#[cfg(feature = "tokio")]
+pub fn sample_tokio_runtimes() {
+    tokio_runtime::sample_now();
 }
 
 /// Threads that currently hold a recorder (exited threads are folded and freed).

@@ -106,6 +106,10 @@ impl MainGuard {
             let interval = std::time::Duration::from_millis(session.config.threads_interval_ms);
             crate::threads::start(interval, crate::os::current_tid());
         }
+        #[cfg(feature = "tokio")]
+        if let Some(session) = SESSION.get() {
+            crate::tokio_runtime::start(std::time::Duration::from_millis(session.config.tokio_runtime_interval_ms));
+        }
         Self { owner: true }
     }
 }
@@ -201,6 +205,10 @@ fn build_with(session: &Session, config: &Config, end: End) -> Report {
     #[cfg(feature = "threads")]
     {
         report.threads = crate::threads::section(config.threads_limit);
+    }
+    #[cfg(feature = "tokio")]
+    {
+        report.tokio_runtime = crate::tokio_runtime::section(config);
     }
     report
 }

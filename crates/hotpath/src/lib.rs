@@ -100,6 +100,29 @@ pub use hotpath_macros::skip;
 /// otherwise it is guarded in place. Cost: as [`measure`].
 pub use hotpath_macros::measure_block;
 
+/// Samples a Tokio runtime's metrics for the report: `tokio_runtime!()` monitors the
+/// runtime it is called on, `tokio_runtime!(&handle)` (or `rt.handle()`) any runtime;
+/// either takes `label = "name"` (default: `file:line` of the call).
+///
+/// A hidden `hp-tokio` thread reads the runtime's metrics every
+/// `HOTPATH_TOKIO_RUNTIME_INTERVAL_MS` (1000) and the report gets a `tokio_runtime`
+/// section: per runtime alive tasks, global queue and (with `--cfg tokio_unstable`)
+/// blocking pool and spawn counts; per worker busy time, parks and (unstable) polls,
+/// steals, local queue, mean poll time and overflows; a short history; and flags for
+/// worker imbalance, a growing global queue and blocking calls. Each call site
+/// registers the first runtime it sees; later calls of the same site do nothing.
+///
+/// Needs the `tokio` feature together with `hotpath` (a compile error says so
+/// otherwise).
+///
+/// Cost: off, none: `()`, or a borrow of the handle so it is still type-checked, and
+/// no Tokio dependency from hotpath. On, the first call per site takes one reading
+/// (microseconds); later calls one atomic swap; sampling runs on its own thread and
+/// reads only Tokio's atomic counters (figures in `docs/PERFORMANCE.md`).
+pub use hotpath_macros::tokio_runtime;
+
+mod tokio_runtime;
+
 /// Items the macro expansions refer to. Not a public API.
 #[cfg(feature = "hotpath")]
 #[doc(hidden)]
@@ -111,4 +134,6 @@ pub mod __private {
     pub use hotpath_runtime::{
         live_threads, model, profiler_bytes, snapshot, FnGuard, FnSite, MainConfig, MainGuard, MeasuredFuture, SiteName,
     };
+    #[cfg(feature = "tokio")]
+    pub use hotpath_runtime::{monitor_tokio, monitor_tokio_current, sample_tokio_runtimes, TokioSite};
 }

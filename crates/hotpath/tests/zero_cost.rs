@@ -11,8 +11,14 @@ fn fixture() -> PathBuf {
 }
 
 fn cargo(args: &[&str]) -> Output {
+    let out = cargo_output(args);
+    assert!(out.status.success(), "cargo {args:?} failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    out
+}
+
+fn cargo_output(args: &[&str]) -> Output {
     let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/fixtures");
-    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+    Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .args(args)
         .arg("--manifest-path")
         .arg(fixture())
@@ -21,9 +27,7 @@ fn cargo(args: &[&str]) -> Output {
         .env_remove("HOTPATH_OUTPUT_PATH")
         .env("HOTPATH_METRICS_SERVER_OFF", "1")
         .output()
-        .expect("cargo runs");
-    assert!(out.status.success(), "cargo {args:?} failed:\n{}", String::from_utf8_lossy(&out.stderr));
-    out
+        .expect("cargo runs")
 }
 
 fn packages(features: &[&str]) -> Vec<String> {
@@ -60,6 +64,19 @@ fn annotated_code_runs_the_same_with_the_feature_off_and_on() {
         assert!(text.contains(row), "missing {row} in:\n{text}");
     }
     assert!(!text.contains("Acc::get"), "#[hotpath::skip] is honoured:\n{text}");
+}
+
+#[test]
+fn tokio_runtime_off_needs_no_tokio_and_on_asks_for_the_feature() {
+    // Off: compiles without Tokio in the tree, type-checks the handle, evaluates to `()`.
+    let off = cargo(&["run", "--quiet", "--bin", "tokio_off"]);
+    assert_eq!(String::from_utf8_lossy(&off.stdout), "workers=2 unit=()\n");
+    // On without `hotpath/tokio`: a compile error that names the missing feature.
+    let on = cargo_output(&["build", "--quiet", "--bin", "tokio_off", "--features", "hotpath"]);
+    let err = String::from_utf8_lossy(&on.stderr);
+    assert!(!on.status.success());
+    assert!(err.contains("hotpath::tokio_runtime! needs hotpath's `tokio` feature"), "{err}");
+    assert!(err.contains("src/bin/tokio_off.rs:13"), "the error points at the call: {err}");
 }
 
 #[test]

@@ -44,6 +44,7 @@ pub(crate) fn render(snapshot: &Snapshot, stats: &Stats) -> String {
     allocations(&mut out, snapshot);
     cpu(&mut out, snapshot);
     threads(&mut out, snapshot);
+    tokio(&mut out, snapshot);
     http(&mut out, stats);
     out
 }
@@ -168,6 +169,44 @@ fn threads(out: &mut String, snapshot: &Snapshot) {
     }
 }
 
+/// Monitored Tokio runtimes: queue and task gauges, per-worker busy time and parks.
+fn tokio(out: &mut String, snapshot: &Snapshot) {
+    let Some(runtimes) = snapshot.report.get("tokio_runtime").and_then(|s| s.get("runtimes")).and_then(Value::as_array)
+    else {
+        return;
+    };
+    let label = |rt: &Value| format!("runtime=\"{}\"", escape(rt.get("name").and_then(Value::as_str).unwrap_or("")));
+    let gauges = [
+        ("hotpath_tokio_workers", "num_workers", "Worker threads of the runtime."),
+        ("hotpath_tokio_alive_tasks", "alive_tasks", "Tasks alive in the runtime."),
+        ("hotpath_tokio_global_queue_depth", "global_queue_depth", "Tasks waiting in the runtime's global queue."),
+    ];
+    for (metric, field, help) in gauges {
+        family(out, metric, "gauge", help);
+        for rt in runtimes {
+            sample(out, metric, &label(rt), number(rt, field));
+        }
+    }
+    let counters = [
+        (
+            "hotpath_tokio_worker_busy_seconds_total",
+            "busy_ns",
+            1e9,
+            "Time each worker spent busy since monitoring began.",
+        ),
+        ("hotpath_tokio_worker_parks_total", "parks", 1.0, "Times each worker parked since monitoring began."),
+    ];
+    for (metric, field, scale, help) in counters {
+        family(out, metric, "counter", help);
+        for rt in runtimes {
+            for worker in rt.get("workers").and_then(Value::as_array).map_or(&[][..], Vec::as_slice) {
+                let labels = format!("{},worker=\"{}\"", label(rt), number(worker, "index"));
+                sample(out, metric, &labels, number(worker, field) / scale);
+            }
+        }
+    }
+}
+
 fn http(out: &mut String, stats: &Stats) {
     let name = "hotpath_http_responses_total";
     family(out, name, "counter", "Responses of the live metrics server by status class.");
@@ -196,6 +235,61 @@ fn escape(value: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::functions::DurationBuckets;
+    use std::io::Write as _;
+    use std::time::Duration;
+
+    /// Every family, from a snapshot with every section this exporter knows.
+    fn full() -> String {
+        let mut snapshot = Snapshot::from_report(&hotpath_model::Report::default(), Duration::from_millis(1500));
+        let report = serde_json::json!({
+            "meta": {"hotpath_version": "0.23.0", "caller": "app::\"main\"", "clock": "tsc", "dropped": 2},
+            "functions_timing": {"rows": [{"name": "app::f", "total_ns": 5_000_000, "self_ns": 1_000_000, "cancelled": 1, "polls": 7, "busy_ns": 10}]},
+            "functions_alloc": {"process_alloc_bytes": 4096, "process_allocs": 3, "rows": [{"name": "app::f", "bytes_total": 4096, "allocs_total": 3}]},
+            "functions_cpu": {"samples": 12, "rows": [{"name": "app::f", "inclusive_cpu_ns": 120_000_000, "self_cpu_ns": 10_000_000}]},
+            "threads": {"rss_bytes": 8_000_000, "rows": [{"name": "main", "tid": 7, "cpu_user_ns": 2_000_000_000u64, "cpu_sys_ns": 1}]},
+            "tokio_runtime": {"runtimes": [{"name": "api", "num_workers": 2, "alive_tasks": 5, "global_queue_depth": 1,
+                "workers": [{"index": 0, "busy_ns": 3_000_000, "parks": 4}]}]}
+        });
+        snapshot.report = report.as_object().unwrap().clone();
+        snapshot.buckets = vec![DurationBuckets {
+            name: "app::f".into(),
+            cumulative: vec![0, 1, 1, 2, 3, 3, 3, 3, 3],
+            count: 3,
+            sum_ns: 1_500_000,
+        }];
+        render(&snapshot, &Stats::default())
+    }
+
+    #[test]
+    fn every_family_passes_promtool() {
+        let text = full();
+        for line in [
+            "hotpath_info{version=\"0.23.0\",caller=\"app::\\\"main\\\"\",clock=\"tsc\"} 1",
+            "hotpath_function_duration_seconds_bucket{function=\"app::f\",le=\"0.0000001\"} 0",
+            "hotpath_function_duration_seconds_bucket{function=\"app::f\",le=\"+Inf\"} 3",
+            "hotpath_function_duration_seconds_sum{function=\"app::f\"} 0.0015",
+            "hotpath_function_time_seconds_total{function=\"app::f\"} 0.005",
+            "hotpath_function_allocated_bytes_total{function=\"app::f\"} 4096",
+            "hotpath_function_cpu_seconds_total{function=\"app::f\"} 0.12",
+            "hotpath_thread_cpu_seconds_total{thread=\"main\",tid=\"7\",mode=\"user\"} 2",
+            "hotpath_tokio_worker_busy_seconds_total{runtime=\"api\",worker=\"0\"} 0.003",
+            "hotpath_tokio_global_queue_depth{runtime=\"api\"} 1",
+        ] {
+            assert!(text.lines().any(|l| l == line), "{line} in:\n{text}");
+        }
+        let mut check = std::process::Command::new("promtool")
+            .args(["check", "metrics"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("promtool is installed (scripts/test installs the prometheus package)");
+        check.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+        let out = check.wait_with_output().unwrap();
+        let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(out.status.success() && said.is_empty(), "promtool: {said}\n{text}");
+    }
 
     #[test]
     fn escapes_label_values() {

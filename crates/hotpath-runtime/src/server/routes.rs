@@ -22,7 +22,7 @@ pub(crate) const SECTIONS: &[(&str, &str)] = &[
     ("futures", "no future! wrapper was used yet"),
     ("mutexes", "no mutex! wrapper was used yet"),
     ("rw_locks", "no rw_lock! wrapper was used yet"),
-    ("tokio_runtime", "Tokio runtime metrics are off (call hotpath::tokio_runtime!() inside the runtime)"),
+    ("tokio_runtime", "no Tokio runtime is monitored (hotpath::tokio_runtime!(&handle) with the tokio feature)"),
 ];
 
 /// Fixed endpoints besides the sections.

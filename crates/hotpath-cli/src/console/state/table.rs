@@ -196,7 +196,7 @@ const HIDDEN: [&str; 3] = ["file", "line", "location"];
 /// Integer fields that identify rather than count: never charted as a rate.
 const IDS: [&str; 6] = ["tid", "pid", "id", "line", "instances", "iter"];
 /// Preferred counters for the rate column and the sparkline, in order.
-const COUNTERS: [&str; 10] = [
+const COUNTERS: [&str; 11] = [
     "calls",
     "count",
     "sent_count",
@@ -206,6 +206,7 @@ const COUNTERS: [&str; 10] = [
     "ops",
     "acquisitions",
     "items",
+    "spawned_tasks",
     "samples",
 ];
 

@@ -38,11 +38,26 @@ pub(crate) fn draw(
     sparkline(frame, spark, &app.history, view.section, &row.name, table);
 }
 
-/// `key: value` for every field; nested objects one level deep (`percentiles_ns p50`).
+/// `key: value` for every field; nested objects one level deep (`percentiles_ns p50`),
+/// and lists of objects (a runtime's workers) one line per element.
 fn field_lines(row: &Value) -> Vec<Line<'static>> {
     let mut out = Vec::new();
     for (key, value) in row.as_object().into_iter().flatten() {
         match value {
+            Value::Array(items) if !items.is_empty() && items.iter().all(Value::is_object) => {
+                for (i, item) in items.iter().enumerate().take(LIST_LINES) {
+                    let fields: Vec<String> = item
+                        .as_object()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|(k, v)| Some(format!("{k} {}", scalar(k, v)?)))
+                        .collect();
+                    out.push(Line::from(vec![format!("{key}[{i}]: ").fg(Color::Cyan), fields.join(", ").into()]));
+                }
+                if items.len() > LIST_LINES {
+                    out.push(Line::from(format!("{key}: {} more", items.len() - LIST_LINES)));
+                }
+            }
             Value::Object(inner) => {
                 for (k, v) in inner {
                     // Nested values take their unit from the parent's name.
@@ -60,6 +75,9 @@ fn field_lines(row: &Value) -> Vec<Line<'static>> {
     }
     out
 }
+
+/// Elements of a nested list shown in the detail pane.
+const LIST_LINES: usize = 16;
 
 fn sparkline(frame: &mut Frame<'_>, area: Rect, history: &History, section: &str, name: &str, table: &Table) {
     let Some(counter) = table.counter.as_deref() else {

@@ -205,3 +205,19 @@ fn a_section_of_fields_is_a_field_table() {
     assert!(row("busy_ns").contains("2.50 ms"), "{text}");
     assert!(text.contains("Field") && text.contains("Value"));
 }
+
+#[test]
+fn nested_lists_are_listed_in_the_detail_pane() {
+    let runtime = json!({"tokio_runtime": {"interval_ms": 1000, "runtimes": [{"name": "api", "num_workers": 2,
+        "spawned_tasks": 10, "workers": [{"index": 0, "busy_ns": 1_000_000, "parks": 3}, {"index": 1, "busy_ns": 0, "parks": 9}]}]}});
+    let mut app = app_with(runtime);
+    app.handle(Action::Tab(4));
+    let text = screen(&mut app, 150, 24);
+    assert!(
+        text.contains("workers[0]: index 0, busy ns 1.00 ms, parks 3")
+            || text.contains("workers[0]: index 0, busy_ns 1.00 ms, parks 3"),
+        "{text}"
+    );
+    assert!(text.contains("workers[1]: index 1"), "{text}");
+    assert!(text.contains("Spawned tasks/s"), "{text}");
+}
