@@ -99,6 +99,11 @@ fn sync_timers(timers: &mut HashMap<u64, ThreadTimer>, period_ns: u64, failures:
 /// Moves published samples from the ring into the profile.
 pub(crate) fn drain() {
     let mut guard = lock(&COLLECTOR);
+    // After `finish` the profile is frozen, so the report counts exactly the samples
+    // that went into the files; stragglers still in the ring are left there.
+    if STOP.load(Ordering::Relaxed) {
+        return;
+    }
     let Some(Collector { profile, modules: Some(modules), .. }) = guard.as_mut() else { return };
     RING.drain(|raw| profile.add(raw, modules));
 }
