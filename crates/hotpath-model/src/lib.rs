@@ -10,6 +10,7 @@
 
 mod format;
 mod functions;
+mod io;
 mod percentiles;
 mod render;
 mod report;
@@ -17,6 +18,7 @@ mod table;
 
 pub use format::{format_bytes, format_count, format_duration_ns, format_percent};
 pub use functions::{FunctionTiming, FunctionsTiming};
+pub use io::{IoControl, IoRow, IoSection, IoTransfer};
 pub use percentiles::{percentile_label, Percentiles};
 pub use render::render_table;
 pub use report::{Meta, Report, ReportError, SCHEMA_VERSION};

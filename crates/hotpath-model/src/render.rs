@@ -15,7 +15,8 @@ pub fn render_table(report: &Report) -> String {
         out.push_str(&format!("[hotpath] {} measurements dropped\n", format_count(meta.dropped)));
     }
     // One entry per section, in report order; each section renders itself.
-    let sections = [report.functions_timing.as_ref().map(|s| s.render(meta))];
+    let sections =
+        [report.functions_timing.as_ref().map(|s| s.render(meta)), report.io.as_ref().map(|s| s.render(meta))];
     for text in sections.into_iter().flatten() {
         out.push('\n');
         out.push_str(&text);

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::functions::FunctionsTiming;
+use crate::io::IoSection;
 
 /// Version of the JSON report schema. Bump it on any change that is not a pure
 /// addition of an optional field; `docs/JSON_SCHEMA.md` records each version.
@@ -19,6 +20,9 @@ pub struct Report {
     /// Time spent in measured functions and blocks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub functions_timing: Option<FunctionsTiming>,
+    /// Byte-level I/O through `io!` wrappers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub io: Option<IoSection>,
 }
 
 /// Facts about the profiled run that apply to every section.
@@ -114,6 +118,7 @@ impl Report {
     /// True when no section holds any row.
     pub fn is_empty(&self) -> bool {
         self.functions_timing.as_ref().is_none_or(|s| s.rows.is_empty())
+            && self.io.as_ref().is_none_or(|s| s.rows.is_empty())
     }
 }
 

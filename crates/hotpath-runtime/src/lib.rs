@@ -12,6 +12,7 @@ mod clock;
 mod config;
 mod functions;
 mod histogram;
+mod io;
 mod memory;
 mod output;
 mod session;
@@ -23,6 +24,7 @@ mod thread;
 pub use config::MainConfig;
 pub use functions::{FnGuard, FnSite, MeasuredFuture, SiteName};
 pub use hotpath_model as model;
+pub use io::{io_unwrap, Io, IoSite};
 pub use memory::profiler_bytes;
 pub use session::{snapshot, MainGuard};
 

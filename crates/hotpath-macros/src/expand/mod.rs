@@ -5,8 +5,10 @@
 
 mod block;
 mod function;
+mod io;
 mod main_fn;
 
 pub(crate) use block::block;
 pub(crate) use function::{measure, measure_all};
+pub(crate) use io::io;
 pub(crate) use main_fn::main;
