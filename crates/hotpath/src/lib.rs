@@ -43,8 +43,14 @@
 //! "json-pretty" | "none"`, `limit = N` (rows per section, 0 = all) and
 //! `output_path = "file"`. The environment overrides them: `HOTPATH_OUTPUT_FORMAT`,
 //! `HOTPATH_OUTPUT_PATH`, `HOTPATH_LIMIT`, `HOTPATH_PERCENTILES` (`50,95,99.9`),
-//! `HOTPATH_FOCUS` (substring or `/regex/`), `HOTPATH_CLOCK` (`tsc` or `monotonic`).
+//! `HOTPATH_FOCUS` (substring or `/regex/`), `HOTPATH_CLOCK` (`tsc` or `monotonic`),
+//! `HOTPATH_TIME_SAMPLING_RATE` (fraction of [`io!`] operations timed, `0`..=`1`).
 //! A bad value prints one warning line and keeps the configured value.
+//!
+//! ## Features
+//!
+//! `hotpath` turns the macros into instrumentation. `tokio` adds tokio's async I/O
+//! traits to [`io!`] wrappers; without `hotpath` it compiles nothing.
 
 #![deny(missing_docs)]
 #![warn(unreachable_pub)]

@@ -140,7 +140,12 @@ mod tests {
     use super::*;
 
     fn named(name: &str, type_name: &str, line: u32) -> IoRow {
-        IoRow { name: name.into(), type_name: type_name.into(), file: "a.rs".into(), line, ..IoRow::default() }
+        let mut row = IoRow::default();
+        row.name = name.into();
+        row.type_name = type_name.into();
+        row.file = "a.rs".into();
+        row.line = line;
+        row
     }
 
     #[test]
