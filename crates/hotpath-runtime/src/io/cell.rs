@@ -20,6 +20,8 @@ pub(crate) enum Kind {
     Read,
     Write,
     Flush,
+    /// Only async writers shut down (`poll_shutdown`, the `tokio` feature).
+    #[cfg_attr(not(feature = "tokio"), allow(dead_code))]
     Shutdown,
 }
 

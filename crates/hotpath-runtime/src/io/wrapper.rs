@@ -39,7 +39,8 @@ pin_project! {
 
 impl<T> Io<T> {
     /// Wraps `inner`, created at `site`. The concrete type is resolved here, once
-    /// per instance, never per operation.
+    /// per instance, never per operation. Called by `io!`; not a public API.
+    #[doc(hidden)]
     #[inline]
     pub fn new(site: &'static IoSite, inner: T) -> Self {
         let entry = if session::enabled() { site.entry::<T>() } else { None };
