@@ -126,11 +126,12 @@ impl IoSection {
         let mut out = format!(
             "io - Byte-level I/O of io! wrappers; Rate = bytes / summed operation time, Inst = instances per row. ({summary}{sampling})\n"
         );
-        for direction in [Direction::Read, Direction::Write] {
-            if let Some(table) = self.table(direction, meta) {
-                out.push_str(&table.render());
-            }
+        let tables: Vec<Table> =
+            [Direction::Read, Direction::Write].into_iter().filter_map(|d| self.table(d, meta)).collect();
+        if tables.is_empty() {
+            out.push_str("(wrappers created, no reads or writes yet)\n");
         }
+        tables.iter().for_each(|t| out.push_str(&t.render()));
         out
     }
 
@@ -247,6 +248,17 @@ mod tests {
         s.rows.truncate(1);
         let text = s.render(&meta());
         assert!(text.contains("| Reads |") && !text.contains("| Writes |"), "{text}");
+    }
+
+    #[test]
+    fn rows_without_operations_say_so() {
+        let s = IoSection {
+            total_entries: 1,
+            rows: vec![IoRow { instances: 2, ..IoRow::default() }],
+            ..IoSection::default()
+        };
+        let text = s.render(&meta());
+        assert!(text.ends_with("(wrappers created, no reads or writes yet)\n"), "{text}");
     }
 
     #[test]

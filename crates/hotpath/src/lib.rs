@@ -119,6 +119,8 @@ pub use hotpath_macros::measure_block;
 /// named `file:line`. `iter = true` gives every instance its own row (`label`,
 /// `label-2`, ...), so profiler memory then grows with instances; by default it is
 /// bounded by call sites. Seeks and `BufRead` buffer access are delegated unmeasured.
+/// A value wrapped before the `#[hotpath::main]` session starts is passed through
+/// unmeasured for its whole life.
 ///
 /// Cost: off, none: the macro returns its argument unchanged. On, per operation a
 /// relaxed load, two clock reads (fewer under `HOTPATH_TIME_SAMPLING_RATE`) and

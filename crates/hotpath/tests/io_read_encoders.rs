@@ -16,10 +16,8 @@ fn read_side_encoders_count_compressed_output() {
     common::session();
     let data = text();
 
-    let mut gzip = hotpath::io!(
-        flate2::read::GzEncoder::new(&data[..], flate2::Compression::new(6)),
-        label = "gzip-reader"
-    );
+    let mut gzip =
+        hotpath::io!(flate2::read::GzEncoder::new(&data[..], flate2::Compression::new(6)), label = "gzip-reader");
     let mut compressed = Vec::new();
     gzip.read_to_end(&mut compressed).unwrap();
     let mut back = Vec::new();
