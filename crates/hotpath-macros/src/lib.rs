@@ -87,3 +87,18 @@ pub fn tokio_runtime(input: TokenStream) -> TokenStream {
         Ok(args) => inert::tokio_runtime(args.handle),
     }
 }
+
+/// Wraps a byte-level I/O value so its reads and writes are measured; see `hotpath::io`.
+#[proc_macro]
+pub fn io(input: TokenStream) -> TokenStream {
+    match spec::io_args(input) {
+        Err(e) => e.to_tokens(),
+        #[cfg(feature = "hotpath")]
+        Ok((args, expr)) => expand::io(&args, expr.into()).into(),
+        #[cfg(not(feature = "hotpath"))]
+        Ok((_, expr)) => {
+            let group = proc_macro::Group::new(proc_macro::Delimiter::Parenthesis, expr);
+            proc_macro::TokenTree::from(group).into()
+        }
+    }
+}

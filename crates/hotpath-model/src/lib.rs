@@ -12,6 +12,7 @@ mod format;
 mod functions;
 mod functions_alloc;
 mod functions_cpu;
+mod io;
 mod percentiles;
 mod render;
 mod report;
@@ -25,6 +26,7 @@ pub use format::{
 pub use functions::{FunctionTiming, FunctionsTiming};
 pub use functions_alloc::{FunctionAlloc, FunctionsAlloc};
 pub use functions_cpu::{FunctionCpu, FunctionsCpu};
+pub use io::{IoControl, IoRow, IoSection, IoTransfer};
 pub use percentiles::{percentile_label, Percentiles};
 pub use render::render_table;
 pub use report::{Meta, Report, ReportError, SCHEMA_VERSION};

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use crate::functions::FunctionsTiming;
 use crate::functions_alloc::FunctionsAlloc;
 use crate::functions_cpu::FunctionsCpu;
+use crate::io::IoSection;
 use crate::threads::Threads;
 use crate::tokio_runtime::TokioRuntimes;
 
@@ -35,6 +36,9 @@ pub struct Report {
     /// Tokio runtimes registered with `tokio_runtime!()` (`tokio` feature).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tokio_runtime: Option<TokioRuntimes>,
+    /// Byte-level I/O through `io!` wrappers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub io: Option<IoSection>,
 }
 
 /// Facts about the profiled run that apply to every section.
@@ -134,6 +138,7 @@ impl Report {
             && self.functions_cpu.as_ref().is_none_or(|s| s.samples == 0)
             && self.threads.as_ref().is_none_or(|s| s.rows.is_empty())
             && self.tokio_runtime.as_ref().is_none_or(|s| s.runtimes.is_empty())
+            && self.io.as_ref().is_none_or(|s| s.rows.is_empty())
     }
 }
 

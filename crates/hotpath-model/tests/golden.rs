@@ -4,9 +4,9 @@
 //! docs/JSON_SCHEMA.md, then regenerate with `UPDATE_GOLDEN=1 cargo test -p hotpath-model`.
 
 use hotpath_model::{
-    AllocTotals, FunctionAlloc, FunctionCpu, FunctionTiming, FunctionsAlloc, FunctionsCpu, FunctionsTiming,
-    Percentiles, Report, ThreadRow, Threads, TokioFlag, TokioPoint, TokioRuntime, TokioRuntimes, TokioWorker,
-    SCHEMA_VERSION,
+    AllocTotals, FunctionAlloc, FunctionCpu, FunctionTiming, FunctionsAlloc, FunctionsCpu, FunctionsTiming, IoControl,
+    IoRow, IoSection, IoTransfer, Percentiles, Report, ThreadRow, Threads, TokioFlag, TokioPoint, TokioRuntime,
+    TokioRuntimes, TokioWorker, SCHEMA_VERSION,
 };
 
 fn sample() -> Report {
@@ -121,6 +121,7 @@ fn sample() -> Report {
     threads.rows = vec![thread];
     report.threads = Some(threads);
     report.tokio_runtime = Some(tokio_runtime());
+    report.io = Some(io_sample());
     report
 }
 
@@ -181,6 +182,78 @@ fn tokio_runtime() -> TokioRuntimes {
     section.tokio_unstable = true;
     section.total_runtimes = 1;
     section.runtimes = vec![runtime];
+    section
+}
+
+fn io_sample() -> IoSection {
+    let mut redis = IoRow::default();
+    redis.name = "redis".into();
+    redis.label = Some("redis".into());
+    redis.file = "examples/basic_redis_io.rs".into();
+    redis.line = 30;
+    redis.type_name = "tokio::net::tcp::stream::TcpStream".into();
+    redis.instances = 1;
+    let mut read = IoTransfer::default();
+    read.ops = 4;
+    read.bytes = 40;
+    read.timed_ops = 4;
+    read.timed_bytes = 40;
+    read.timed_ns = 200_000;
+    read.avg_ns = 50_000;
+    read.min_ns = 30_000;
+    read.max_ns = 90_000;
+    read.percentiles_ns = Percentiles(vec![(50.0, 40_000), (95.0, 90_000), (99.9, 90_000)]);
+    read.bytes_per_sec = Some(200_000);
+    redis.read = read;
+    let mut write = IoTransfer::default();
+    write.ops = 4;
+    write.bytes = 60;
+    write.errors = 1;
+    write.timed_ops = 4;
+    write.timed_bytes = 60;
+    write.timed_ns = 40_000;
+    write.avg_ns = 10_000;
+    write.min_ns = 8_000;
+    write.max_ns = 14_000;
+    write.percentiles_ns = Percentiles(vec![(50.0, 9_000), (95.0, 14_000), (99.9, 14_000)]);
+    write.bytes_per_sec = Some(1_500_000);
+    redis.write = write;
+    let mut flush = IoControl::default();
+    flush.ops = 2;
+    flush.timed_ops = 2;
+    flush.timed_ns = 600;
+    redis.flush = flush;
+    let mut shutdown = IoControl::default();
+    shutdown.ops = 1;
+    shutdown.errors = 1;
+    shutdown.timed_ops = 1;
+    shutdown.timed_ns = 2_000;
+    redis.shutdown = shutdown;
+
+    let mut conn = IoRow::default();
+    conn.name = "examples/io_server.rs:41".into();
+    conn.file = "examples/io_server.rs".into();
+    conn.line = 41;
+    conn.type_name = "std::net::tcp::TcpStream".into();
+    conn.iter = false;
+    conn.instances = 100;
+    let mut read = IoTransfer::default();
+    read.ops = 300;
+    read.bytes = 12_800;
+    read.timed_ops = 300;
+    read.timed_bytes = 12_800;
+    read.timed_ns = 3_000_000;
+    read.avg_ns = 10_000;
+    read.min_ns = 2_000;
+    read.max_ns = 80_000;
+    read.percentiles_ns = Percentiles(vec![(50.0, 8_000), (95.0, 30_000), (99.9, 80_000)]);
+    read.bytes_per_sec = Some(4_266_667);
+    conn.read = read;
+
+    let mut section = IoSection::default();
+    section.total_entries = 2;
+    section.time_sampling_rate = 1.0;
+    section.rows = vec![redis, conn];
     section
 }
 

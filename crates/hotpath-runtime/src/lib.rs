@@ -16,6 +16,7 @@ mod config;
 mod cpu;
 mod functions;
 mod histogram;
+mod io;
 mod memory;
 #[cfg(any(feature = "alloc", feature = "threads"))]
 mod os;
@@ -35,6 +36,7 @@ pub use alloc::CountingAllocator;
 pub use config::MainConfig;
 pub use functions::{FnGuard, FnSite, MeasuredFuture, SiteName};
 pub use hotpath_model as model;
+pub use io::{io_unwrap, Io, IoSite};
 pub use memory::profiler_bytes;
 pub use session::{snapshot, MainGuard};
 #[cfg(feature = "tokio")]

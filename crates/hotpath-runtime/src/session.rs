@@ -9,7 +9,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use hotpath_model::{Report, SCHEMA_VERSION};
 
 use crate::config::{Config, MainConfig};
-use crate::{clock, functions, memory, output, thread};
+use crate::{clock, functions, io, memory, output, thread};
 
 /// The runtime switch every instrument reads first (one relaxed load).
 static ENABLED: AtomicBool = AtomicBool::new(false);
@@ -89,6 +89,7 @@ impl MainGuard {
         clock::init(config.allow_tsc);
         #[cfg(feature = "alloc")]
         crate::alloc::set_inclusive(config.alloc_inclusive);
+        io::set_rate(config.time_sampling_rate);
         let started_unix_ms = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
         let _ = SESSION.set(Session { config, started: Instant::now(), started_unix_ms, warnings });
         ENABLED.store(true, Ordering::Release);
@@ -145,8 +146,9 @@ pub fn snapshot() -> Option<Report> {
 fn build(session: &Session, end: End) -> Report {
     let wall = session.started.elapsed();
     let totals = thread::collect();
+    let io_totals = io::collect();
     // Calibration may wait up to 1 ms; skip it when there is nothing to convert.
-    let measured = totals.iter().any(|t| t.calls + t.cancelled > 0);
+    let measured = totals.iter().any(|t| t.calls + t.cancelled > 0) || io::timed(&io_totals);
     let ratio = if measured { clock::ns_per_tick() } else { 1.0 };
     let config = &session.config;
     let mut report = Report::default();
@@ -173,6 +175,7 @@ fn build(session: &Session, end: End) -> Report {
     }
     let named = functions::named(&totals);
     report.functions_timing = functions::section(&named, ratio, config);
+    report.io = io::section(&io_totals, ratio, config);
     #[cfg(feature = "alloc")]
     {
         report.functions_alloc = crate::alloc::section(&named, config);

@@ -68,3 +68,47 @@ pub(crate) fn table_row(text: &str, name: &str) -> Vec<String> {
         .find(|cells| cells.first().is_some_and(|c| c == name))
         .unwrap_or_else(|| panic!("no row {name} in:\n{text}"))
 }
+
+/// The `io` row named `name` of a JSON report.
+pub(crate) fn io_row<'a>(report: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    report["io"]["rows"]
+        .as_array()
+        .and_then(|rows| rows.iter().find(|r| r["name"] == name))
+        .unwrap_or_else(|| panic!("no io row {name} in {report:#}"))
+}
+
+/// Rows of the text table whose header has a column named `column` (the io section
+/// prints a Reads table and a Writes table, told apart by that column).
+pub(crate) fn table_with_column(text: &str, column: &str) -> Vec<Vec<String>> {
+    let cells = |l: &str| l.split('|').map(str::trim).filter(|c| !c.is_empty()).map(String::from).collect::<Vec<_>>();
+    let mut lines = text.lines().skip_while(|l| !(l.starts_with('|') && cells(l).iter().any(|c| c == column)));
+    let Some(header) = lines.next() else { return Vec::new() };
+    let mut rows = vec![cells(header)];
+    for line in lines {
+        if line.starts_with('|') {
+            if cells(line).iter().any(|c| c == "Io") {
+                break; // the next table's header
+            }
+            rows.push(cells(line));
+        } else if !line.starts_with('+') {
+            break;
+        }
+    }
+    rows
+}
+
+/// Starts one profiling session for an in-process test binary (no report printed).
+#[cfg(feature = "hotpath")]
+pub(crate) fn session() {
+    use hotpath::__private::{MainConfig, MainGuard};
+    static SESSION: std::sync::OnceLock<MainGuard> = std::sync::OnceLock::new();
+    SESSION.get_or_init(|| MainGuard::start(MainConfig::new("test::main").format("none").limit(0)));
+}
+
+/// The live `io` row named `name`.
+#[cfg(feature = "hotpath")]
+pub(crate) fn live_io_row(name: &str) -> hotpath::__private::model::IoRow {
+    let report = hotpath::__private::snapshot().expect("session started");
+    let rows = report.io.map(|s| s.rows).unwrap_or_default();
+    rows.iter().find(|r| r.name == name).cloned().unwrap_or_else(|| panic!("no io row {name} in {rows:#?}"))
+}
