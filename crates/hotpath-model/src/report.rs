@@ -2,8 +2,13 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::channels::Channels;
 use crate::functions::FunctionsTiming;
 use crate::functions_alloc::FunctionsAlloc;
+use crate::futures::Futures;
+use crate::mutexes::Mutexes;
+use crate::rw_locks::RwLocks;
+use crate::streams::Streams;
 use crate::threads::Threads;
 
 /// Version of the JSON report schema. Bump it on any change that is not a pure
@@ -24,6 +29,21 @@ pub struct Report {
     /// Heap allocations of measured functions (`hotpath-alloc`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub functions_alloc: Option<FunctionsAlloc>,
+    /// `future!` sites and measured async functions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub futures: Option<Futures>,
+    /// `stream!` sites.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub streams: Option<Streams>,
+    /// `channel!` sites.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channels: Option<Channels>,
+    /// `mutex!` sites.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mutexes: Option<Mutexes>,
+    /// `rw_lock!` sites.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rw_locks: Option<RwLocks>,
     /// Per-thread CPU and memory (`threads` feature, on by default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub threads: Option<Threads>,
@@ -123,6 +143,11 @@ impl Report {
     pub fn is_empty(&self) -> bool {
         self.functions_timing.as_ref().is_none_or(|s| s.rows.is_empty())
             && self.functions_alloc.as_ref().is_none_or(|s| s.rows.is_empty())
+            && self.futures.as_ref().is_none_or(|s| s.rows.is_empty())
+            && self.streams.as_ref().is_none_or(|s| s.rows.is_empty())
+            && self.channels.as_ref().is_none_or(|s| s.rows.is_empty())
+            && self.mutexes.as_ref().is_none_or(|s| s.rows.is_empty())
+            && self.rw_locks.as_ref().is_none_or(|s| s.rows.is_empty())
             && self.threads.as_ref().is_none_or(|s| s.rows.is_empty())
     }
 }

@@ -10,10 +10,15 @@
 
 #[cfg(feature = "alloc")]
 mod alloc;
+pub mod channels;
 mod clock;
 mod config;
+mod durations;
+mod entries;
 mod functions;
+mod futures;
 mod histogram;
+pub mod locks;
 mod memory;
 #[cfg(any(feature = "alloc", feature = "threads"))]
 mod os;
@@ -21,6 +26,7 @@ mod output;
 mod session;
 #[cfg(unix)]
 mod signals;
+pub mod streams;
 mod sync;
 mod thread;
 #[cfg(feature = "threads")]
@@ -28,11 +34,15 @@ mod threads;
 
 #[cfg(feature = "alloc")]
 pub use alloc::CountingAllocator;
+pub use channels::{channel, InstrumentChannel};
 pub use config::MainConfig;
+pub use entries::WrapSite;
 pub use functions::{FnGuard, FnSite, MeasuredFuture, SiteName};
 pub use hotpath_model as model;
+pub use locks::{mutex, rw_lock, InstrumentMutex, InstrumentRwLock};
 pub use memory::profiler_bytes;
 pub use session::{snapshot, MainGuard};
+pub use streams::{stream, MeasuredStream};
 
 /// Takes one threads-view sample now (benchmarks and tests; the sampler thread
 /// does this every `HOTPATH_THREADS_INTERVAL_MS`).

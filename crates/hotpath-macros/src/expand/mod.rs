@@ -6,7 +6,9 @@
 mod block;
 mod function;
 mod main_fn;
+mod wrap;
 
 pub(crate) use block::block;
 pub(crate) use function::{measure, measure_all};
 pub(crate) use main_fn::main;
+pub(crate) use wrap::wrap;

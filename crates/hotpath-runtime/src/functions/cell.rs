@@ -88,6 +88,13 @@ impl SiteCell {
         let _ = (inclusive, exclusive);
     }
 
+    /// Records one duration of a metric site (see `SiteKind::Metric`): count, sum,
+    /// min, max and histogram, as for a completed call.
+    #[inline(always)]
+    pub(crate) fn record(&self, elapsed: u64) {
+        self.complete(elapsed);
+    }
+
     #[inline(always)]
     fn complete(&self, elapsed: u64) {
         bump(&self.calls, 1);

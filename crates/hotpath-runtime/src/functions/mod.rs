@@ -6,17 +6,22 @@
 //! - `guard`: the sync frame (a guard on the caller's stack).
 //! - `future`: the async frame, pushed and popped on every poll.
 //! - `section`: the `functions-timing` section of the report.
+//! - `metric`: durations of other instruments recorded in the same per-thread cells.
 
 mod cell;
 mod frame;
 mod future;
 mod guard;
+mod metric;
 mod section;
 mod site;
 
 pub(crate) use cell::{SiteCell, SiteTotals};
 pub(crate) use frame::Usage;
 pub use future::MeasuredFuture;
+pub(crate) use future::PollFrame;
 pub use guard::FnGuard;
+pub(crate) use metric::record_metric;
 pub(crate) use section::{named, section, select, Named};
+pub(crate) use site::SiteKind;
 pub use site::{FnSite, SiteName};

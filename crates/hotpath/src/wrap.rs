@@ -1,0 +1,49 @@
+//! The types of wrapped values, under paths that name the wrapper with the `hotpath`
+//! feature and the original type without it, so signatures and struct fields compile
+//! the same in both modes:
+//!
+//! ```
+//! use hotpath::wrap::std::sync::mpsc::Receiver;
+//!
+//! fn drain(rx: Receiver<u32>) -> u32 {
+//!     rx.iter().sum()
+//! }
+//!
+//! let (tx, rx) = hotpath::channel!(std::sync::mpsc::channel::<u32>(), label = "numbers");
+//! tx.send(2).unwrap();
+//! drop(tx);
+//! assert_eq!(drain(rx), 2);
+//! ```
+
+/// `future!`'s output: `MeasuredFuture<F>` on, `F` off.
+#[cfg(feature = "hotpath")]
+pub type Future<F> = hotpath_runtime::MeasuredFuture<F>;
+/// `future!`'s output: `MeasuredFuture<F>` on, `F` off.
+#[cfg(not(feature = "hotpath"))]
+pub type Future<F> = F;
+
+/// `stream!`'s output: `MeasuredStream<S>` on, `S` off.
+#[cfg(feature = "hotpath")]
+pub type Stream<S> = hotpath_runtime::MeasuredStream<S>;
+/// `stream!`'s output: `MeasuredStream<S>` on, `S` off.
+#[cfg(not(feature = "hotpath"))]
+pub type Stream<S> = S;
+
+/// `std` types.
+pub mod std {
+    /// `std::sync` types.
+    pub mod sync {
+        #[cfg(not(feature = "hotpath"))]
+        pub use ::std::sync::{Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
+        #[cfg(feature = "hotpath")]
+        pub use hotpath_runtime::locks::std::{Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
+
+        /// `std::sync::mpsc` types.
+        pub mod mpsc {
+            #[cfg(not(feature = "hotpath"))]
+            pub use ::std::sync::mpsc::{IntoIter, Iter, Receiver, Sender, SyncSender, TryIter};
+            #[cfg(feature = "hotpath")]
+            pub use hotpath_runtime::channels::std::{IntoIter, Iter, Receiver, Sender, SyncSender, TryIter};
+        }
+    }
+}
