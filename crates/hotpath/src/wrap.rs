@@ -47,3 +47,67 @@ pub mod std {
         }
     }
 }
+
+/// `tokio::sync` types (feature `tokio`).
+#[cfg(feature = "tokio")]
+pub mod tokio {
+    /// `tokio::sync` types.
+    pub mod sync {
+        #[cfg(not(feature = "hotpath"))]
+        pub use ::tokio::sync::{Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
+        #[cfg(feature = "hotpath")]
+        pub use hotpath_runtime::locks::tokio::{Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
+
+        /// `tokio::sync::mpsc` types.
+        pub mod mpsc {
+            #[cfg(not(feature = "hotpath"))]
+            pub use ::tokio::sync::mpsc::{OwnedPermit, Permit, Receiver, Sender, UnboundedReceiver, UnboundedSender};
+            #[cfg(feature = "hotpath")]
+            pub use hotpath_runtime::channels::tokio::mpsc::{
+                OwnedPermit, Permit, Receiver, Sender, UnboundedReceiver, UnboundedSender,
+            };
+        }
+
+        /// `tokio::sync::oneshot` types.
+        pub mod oneshot {
+            #[cfg(not(feature = "hotpath"))]
+            pub use ::tokio::sync::oneshot::{Receiver, Sender};
+            #[cfg(feature = "hotpath")]
+            pub use hotpath_runtime::channels::tokio::oneshot::{Receiver, Sender};
+        }
+
+        /// `tokio::sync::broadcast` types.
+        pub mod broadcast {
+            #[cfg(not(feature = "hotpath"))]
+            pub use ::tokio::sync::broadcast::{Receiver, Sender};
+            #[cfg(feature = "hotpath")]
+            pub use hotpath_runtime::channels::tokio::broadcast::{Receiver, Sender};
+        }
+
+        /// `tokio::sync::watch` types.
+        pub mod watch {
+            #[cfg(not(feature = "hotpath"))]
+            pub use ::tokio::sync::watch::{Receiver, Sender};
+            #[cfg(feature = "hotpath")]
+            pub use hotpath_runtime::channels::tokio::watch::{Receiver, Sender};
+        }
+    }
+}
+
+/// `parking_lot` types (feature `parking_lot`).
+#[cfg(feature = "parking_lot")]
+pub mod parking_lot {
+    #[cfg(not(feature = "hotpath"))]
+    pub use ::parking_lot::{Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
+    #[cfg(feature = "hotpath")]
+    pub use hotpath_runtime::locks::parking_lot::{Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
+}
+
+/// `crossbeam_channel` types (feature `crossbeam`).
+#[cfg(feature = "crossbeam")]
+pub mod crossbeam_channel {
+    #[cfg(not(feature = "hotpath"))]
+    pub use ::crossbeam_channel::{IntoIter, Iter, Receiver, Sender, TryIter};
+    #[cfg(feature = "hotpath")]
+    pub use hotpath_runtime::channels::crossbeam::{IntoIter, Iter, Receiver, Sender, TryIter};
+}

@@ -14,6 +14,8 @@
 //! Wrapping never rebuilds a channel: the wrappers hold the halves that were passed in
 //! and call the same methods, so capacity, backpressure and errors are unchanged.
 
+#[cfg(feature = "crossbeam")]
+pub mod crossbeam;
 mod entry;
 mod instance;
 mod instrument;
@@ -21,6 +23,8 @@ mod ring;
 mod section;
 mod slow;
 pub mod std;
+#[cfg(feature = "tokio")]
+pub mod tokio;
 
 pub use instrument::{channel, InstrumentChannel};
 pub(crate) use section::section;

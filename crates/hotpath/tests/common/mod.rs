@@ -68,3 +68,56 @@ pub(crate) fn table_row(text: &str, name: &str) -> Vec<String> {
         .find(|cells| cells.first().is_some_and(|c| c == name))
         .unwrap_or_else(|| panic!("no row {name} in:\n{text}"))
 }
+
+/// Logs a result for a behaviour comparison (see `same_behaviour!`).
+pub(crate) fn rec<T: std::fmt::Debug>(log: &mut Vec<String>, value: T) {
+    log.push(format!("{value:?}"));
+}
+
+/// Runs `$body` on the plain pair, then on the wrapped pair, logging every result with
+/// `rec`; the two logs must be identical. Evaluates to the log.
+#[allow(unused_macros)]
+macro_rules! same_behaviour {
+    ($plain:expr, $wrapped:expr, |$tx:ident, $rx:ident, $log:ident| $body:block) => {{
+        #[allow(unused_mut)]
+        let plain = {
+            let mut $log: Vec<String> = Vec::new();
+            let ($tx, $rx) = $plain;
+            $body;
+            $log
+        };
+        #[allow(unused_mut)]
+        let wrapped = {
+            let mut $log: Vec<String> = Vec::new();
+            let ($tx, $rx) = $wrapped;
+            $body;
+            $log
+        };
+        assert_eq!(plain, wrapped, "wrapping changed the behaviour");
+        plain
+    }};
+}
+
+/// `same_behaviour!` for an async body, each side on its own current-thread runtime.
+#[allow(unused_macros)]
+macro_rules! same_behaviour_async {
+    ($plain:expr, $wrapped:expr, |$tx:ident, $rx:ident, $log:ident| $body:block) => {{
+        let run = || tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        #[allow(unused_mut)]
+        let plain = run().block_on(async {
+            let mut $log: Vec<String> = Vec::new();
+            let ($tx, $rx) = $plain;
+            $body;
+            $log
+        });
+        #[allow(unused_mut)]
+        let wrapped = run().block_on(async {
+            let mut $log: Vec<String> = Vec::new();
+            let ($tx, $rx) = $wrapped;
+            $body;
+            $log
+        });
+        assert_eq!(plain, wrapped, "wrapping changed the behaviour");
+        plain
+    }};
+}
