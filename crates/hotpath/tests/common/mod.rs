@@ -121,3 +121,18 @@ macro_rules! same_behaviour_async {
         plain
     }};
 }
+
+/// Starts one profiling session for the whole test binary (report output off), so
+/// tests running in parallel share it; each reads its own rows by label.
+#[cfg(feature = "hotpath")]
+pub(crate) fn session() {
+    use hotpath::__private::{MainConfig, MainGuard};
+    static SESSION: std::sync::OnceLock<MainGuard> = std::sync::OnceLock::new();
+    SESSION.get_or_init(|| MainGuard::start(MainConfig::new("test").format("none").limit(0)));
+}
+
+/// A fresh report (a live snapshot).
+#[cfg(feature = "hotpath")]
+pub(crate) fn report() -> hotpath::__private::model::Report {
+    hotpath::__private::snapshot().expect("session started")
+}
