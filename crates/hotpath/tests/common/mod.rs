@@ -57,7 +57,12 @@ pub(crate) fn row<'a>(report: &'a serde_json::Value, name: &str) -> &'a serde_js
 
 /// Column names of the first table whose header starts with `| Function`.
 pub(crate) fn table_columns(text: &str) -> Vec<String> {
-    let header = text.lines().find(|l| l.starts_with("| Function")).unwrap_or_else(|| panic!("no table in:\n{text}"));
+    table_columns_named(text, "| Function")
+}
+
+/// Column names of the first table whose header line starts with `start`.
+pub(crate) fn table_columns_named(text: &str, start: &str) -> Vec<String> {
+    let header = text.lines().find(|l| l.starts_with(start)).unwrap_or_else(|| panic!("no {start} table in:\n{text}"));
     header.split('|').map(str::trim).filter(|c| !c.is_empty()).map(String::from).collect()
 }
 
