@@ -38,6 +38,9 @@ pub(crate) fn wrap_args(tokens: TokenStream, spec: WrapMacro) -> Result<WrapArgs
         spec.name, spec.name
     );
     let chunks = args::split_top_level_commas(tokens);
+    if let Some(first) = chunks.first().filter(|c| is_parameter(c)) {
+        return Err(Error::new(first[0].span(), format!("the expression to wrap comes first; {usage}")));
+    }
     let split = chunks.iter().skip(1).position(is_parameter).map_or(chunks.len(), |i| i + 1);
     let mut expr: Vec<TokenTree> = Vec::new();
     for (i, chunk) in chunks[..split].iter().enumerate() {
@@ -53,7 +56,7 @@ pub(crate) fn wrap_args(tokens: TokenStream, spec: WrapMacro) -> Result<WrapArgs
     for chunk in &chunks[split..] {
         if !is_parameter(chunk) {
             let span = chunk.first().map_or_else(Span::call_site, TokenTree::span);
-            return Err(Error::new(span, format!("expected a parameter like `label = \"...\"`; {usage}")));
+            return Err(Error::new(span, "expected a parameter like `label = \"...\"` after the expression"));
         }
         params.extend(chunk.iter().cloned());
         params.push(proc_macro::Punct::new(',', Spacing::Alone).into());

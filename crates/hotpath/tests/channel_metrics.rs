@@ -120,3 +120,24 @@ fn unlabelled_rows_are_named_by_file_and_line() {
     assert_eq!(r.name, format!("{}:{}", r.file, r.line));
     assert!(r.file.ends_with("channel_metrics.rs"), "{}", r.file);
 }
+
+#[test]
+fn a_waiting_consumer_still_gets_latencies() {
+    common::session();
+    let (tx, rx) = hotpath::channel!(channel::<u32>(), label = "ping");
+    let consumer = std::thread::spawn(move || rx.iter().count());
+    for i in 0..1000 {
+        tx.send(i).unwrap();
+        if i % 10 == 0 {
+            std::thread::sleep(Duration::from_micros(200)); // let the consumer block in recv
+        }
+    }
+    drop(tx);
+    assert_eq!(consumer.join().unwrap(), 1000);
+    let report = common::report();
+    let r = row(&report, "ping");
+    // A receive that overtakes its sender's stamp leaves its tick for the sender, so
+    // nearly every message is paired (a send and receive colliding on the slot in the
+    // same instant can lose one).
+    assert!(r.latency.count >= 900, "{:?}", r.latency);
+}

@@ -31,18 +31,30 @@ fn real_report_has_the_golden_fields() {
         .env("HOTPATH_FOCUS", "/^case_/")
         .env("HOTPATH_LIMIT", "x"));
     let real = json_report(&out);
+    // A second program fills the async and concurrency sections.
+    let flow = json_report(&run(command("case_flow")
+        .env("HOTPATH_OUTPUT_FORMAT", "json")
+        .env("HOTPATH_PERCENTILES", "50,95,99.9")));
     let (mut want, mut got) = (BTreeSet::new(), BTreeSet::new());
     paths(&golden, "", &mut want);
     paths(&real, "", &mut got);
+    paths(&flow, "", &mut got);
     // Fields the schema documents as absent until enough samples exist, and those of
     // features this build does not have.
-    let mut optional = vec![".threads.rows[].cpu_percent", ".threads.rows[].max_cpu_percent"];
+    let mut optional = vec![
+        ".threads.rows[].cpu_percent",
+        ".threads.rows[].max_cpu_percent",
+        // Only backends that report their bound have it (std does not).
+        ".channels.rows[].capacity",
+    ];
     if cfg!(not(feature = "hotpath-alloc")) {
         optional.extend([
             ".functions_alloc",
             ".threads.alloc",
             ".threads.rows[].alloc_bytes",
             ".threads.rows[].dealloc_bytes",
+            ".futures.rows[].alloc_bytes_avg",
+            ".futures.rows[].allocs_avg",
         ]);
     }
     if cfg!(not(feature = "threads")) {

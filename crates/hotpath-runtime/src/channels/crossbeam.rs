@@ -42,29 +42,34 @@ impl<T> Sender<T> {
     /// As [`crossbeam_channel::Sender::send`]; on a full bounded channel the wait
     /// counts as blocked.
     pub fn send(&self, msg: T) -> Result<(), SendError<T>> {
+        let tick = clock::now();
         if self.inner.capacity().is_none() {
             self.inner.send(msg)?;
-            self.meta.on_send(clock::now(), 1);
+            self.meta.on_send(tick, 1);
             return Ok(());
         }
         match self.inner.try_send(msg) {
-            Ok(()) => {}
+            Ok(()) => {
+                self.meta.on_send(tick, 1);
+            }
             Err(TrySendError::Disconnected(msg)) => return Err(SendError(msg)),
             Err(TrySendError::Full(msg)) => {
                 let start = clock::now();
                 let result = self.inner.send(msg);
-                self.meta.on_blocked(clock::now().saturating_sub(start));
+                let end = clock::now();
+                self.meta.on_blocked(end.saturating_sub(start));
                 result?;
+                self.meta.on_send(end, 1);
             }
         }
-        self.meta.on_send(clock::now(), 1);
         Ok(())
     }
 
     /// As [`crossbeam_channel::Sender::try_send`].
     pub fn try_send(&self, msg: T) -> Result<(), TrySendError<T>> {
+        let tick = clock::now();
         self.inner.try_send(msg)?;
-        self.meta.on_send(clock::now(), 1);
+        self.meta.on_send(tick, 1);
         Ok(())
     }
 
@@ -76,17 +81,21 @@ impl<T> Sender<T> {
 
     /// As [`crossbeam_channel::Sender::send_deadline`].
     pub fn send_deadline(&self, msg: T, deadline: Instant) -> Result<(), SendTimeoutError<T>> {
+        let tick = clock::now();
         match self.inner.try_send(msg) {
-            Ok(()) => {}
+            Ok(()) => {
+                self.meta.on_send(tick, 1);
+            }
             Err(TrySendError::Disconnected(msg)) => return Err(SendTimeoutError::Disconnected(msg)),
             Err(TrySendError::Full(msg)) => {
                 let start = clock::now();
                 let result = self.inner.send_deadline(msg, deadline);
-                self.meta.on_blocked(clock::now().saturating_sub(start));
+                let end = clock::now();
+                self.meta.on_blocked(end.saturating_sub(start));
                 result?;
+                self.meta.on_send(end, 1);
             }
         }
-        self.meta.on_send(clock::now(), 1);
         Ok(())
     }
 }

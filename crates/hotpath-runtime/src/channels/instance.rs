@@ -134,8 +134,9 @@ impl Instance {
         self.senders.load(Relaxed) == 0 || (self.flavor == Flavor::Fifo && self.receivers.load(Relaxed) == 0)
     }
 
-    /// Counts one message that entered the queue at `tick`, queued for `deliveries`
-    /// receivers (1 except for broadcast). Returns its sequence number.
+    /// Counts one message handed to the channel at `tick` (read before the send call, or
+    /// when a blocked send got room), queued for `deliveries` receivers (1 except for
+    /// broadcast). Returns its sequence number.
     #[inline(always)]
     pub(crate) fn on_send(&self, tick: u64, deliveries: u64) -> u64 {
         let seq = self.tx.sent.fetch_add(1, Relaxed);
@@ -143,7 +144,9 @@ impl Instance {
             self.tx.extra_queued.fetch_add(deliveries.wrapping_sub(1), Relaxed);
         }
         let consumed = self.rx.received.load(Relaxed);
-        self.ring.stamp(seq, tick, consumed, self.flavor != Flavor::Fifo);
+        if let Some(received) = self.ring.stamp(seq, tick, consumed, self.flavor != Flavor::Fifo) {
+            record_metric(self.entry.latency, received.saturating_sub(tick));
+        }
         let depth = match self.flavor {
             Flavor::Fifo => (seq + 1).saturating_sub(consumed),
             _ => self.queue_len(),
@@ -168,10 +171,11 @@ impl Instance {
         };
         match stamp {
             Stamp::Sent(tick) => record_metric(self.entry.latency, now.saturating_sub(tick)),
-            // The receive overtook its sender's bookkeeping: the message waited less than
-            // the rest of the send call took.
-            Stamp::Missing if self.flavor == Flavor::Fifo && self.tx.sent.load(Relaxed) <= nth => {
-                record_metric(self.entry.latency, 0)
+            // Overtook its sender's bookkeeping: the sender records the latency.
+            Stamp::Missing if self.flavor == Flavor::Fifo => {
+                if let Some(tick) = self.ring.claim(nth, now) {
+                    record_metric(self.entry.latency, now.saturating_sub(tick));
+                }
             }
             Stamp::Missing => {}
         }

@@ -8,11 +8,16 @@
 //! different order than they entered the queue; a latency is then paired with a send of
 //! the same instant, off by the race window only.
 //!
+//! The tick is read before the send call, so a receive can never precede it. When a
+//! receive finds its slot not yet stamped (it overtook the rest of its sender's send
+//! call), it leaves its own tick in the slot, *claimed* for that message, and the sender
+//! records the latency when it comes to stamp: fast consumers are measured, not dropped.
+//!
 //! A sender never overwrites the tick of a message that is still queued, so when the
 //! queue is deeper than the ring, later messages go unstamped until slots free up: the
 //! stamped ones are a sample spread over the backlog, and each reports its real latency.
 //! Each slot is a small seqlock (tag, tick), so a reader never pairs a tag with another
-//! send's tick.
+//! send's tick; a rare collision loses a sample, never pairs a wrong one.
 
 use std::sync::atomic::{fence, AtomicU64, Ordering};
 
@@ -20,6 +25,8 @@ use std::sync::atomic::{fence, AtomicU64, Ordering};
 const EMPTY: u64 = u64::MAX;
 /// Tag of a slot being written.
 const WRITING: u64 = u64::MAX - 1;
+/// Tag bit of a slot claimed by a receive that came before its send's stamp.
+const CLAIMED: u64 = 1 << 63;
 /// Largest ring: 1024 slots of 16 bytes.
 pub(crate) const MAX_SLOTS: usize = 1024;
 
@@ -33,8 +40,8 @@ struct Slot {
 pub(crate) enum Stamp {
     /// The send tick of this message.
     Sent(u64),
-    /// Not stamped: its sender has not stored the tick yet (the receive overtook the
-    /// end of the send call) or skipped it because the queue was deeper than the ring.
+    /// Not stamped (yet): the receive overtook the end of the send call, or the sender
+    /// skipped it because the queue was deeper than the ring.
     Missing,
 }
 
@@ -59,17 +66,49 @@ impl Ring {
     /// Stores the tick of the `seq`-th message, unless its slot still holds a message
     /// that is not received yet (`consumed` messages have been). With `overwrite` the
     /// slot is taken regardless (broadcast: receivers keep their own positions).
+    /// Returns the receive tick when the message was received before this stamp.
     #[inline(always)]
-    pub(crate) fn stamp(&self, seq: u64, tick: u64, consumed: u64, overwrite: bool) {
+    pub(crate) fn stamp(&self, seq: u64, tick: u64, consumed: u64, overwrite: bool) -> Option<u64> {
         let slot = &self.slots[(seq & self.mask) as usize];
-        let held = slot.tag.load(Ordering::Relaxed);
-        if !overwrite && held != EMPTY && held != WRITING && held >= consumed {
-            return;
+        let held = slot.tag.load(Ordering::Acquire);
+        if held == seq | CLAIMED {
+            return Some(slot.tick.load(Ordering::Relaxed));
+        }
+        let queued = held != EMPTY && held != WRITING && held & CLAIMED == 0 && held >= consumed;
+        if !overwrite && queued {
+            return None;
         }
         slot.tag.store(WRITING, Ordering::Relaxed);
         fence(Ordering::Release);
         slot.tick.store(tick, Ordering::Relaxed);
         slot.tag.store(seq, Ordering::Release);
+        None
+    }
+
+    /// A receive of message `seq` at `now` found no stamp: leaves `now` in the slot for
+    /// the sender, unless a later message already owns the slot (then `seq` went
+    /// unstamped for good) or the stamp landed meanwhile (returned).
+    pub(crate) fn claim(&self, seq: u64, now: u64) -> Option<u64> {
+        let slot = &self.slots[(seq & self.mask) as usize];
+        let held = slot.tag.load(Ordering::Acquire);
+        if held == seq {
+            return match self.read(seq) {
+                Stamp::Sent(tick) => Some(tick),
+                Stamp::Missing => None,
+            };
+        }
+        if held == WRITING || (held != EMPTY && held & CLAIMED == 0 && held > seq) {
+            return None;
+        }
+        if slot.tag.compare_exchange(held, WRITING, Ordering::Acquire, Ordering::Relaxed).is_err() {
+            return match self.read(seq) {
+                Stamp::Sent(tick) => Some(tick),
+                Stamp::Missing => None,
+            };
+        }
+        slot.tick.store(now, Ordering::Relaxed);
+        slot.tag.store(seq | CLAIMED, Ordering::Release);
+        None
     }
 
     /// The send tick of the `seq`-th message, if it was stamped.
@@ -93,7 +132,7 @@ impl Ring {
     pub(crate) fn latest(&self) -> Option<u64> {
         let slot = &self.slots[0];
         let tag = slot.tag.load(Ordering::Acquire);
-        if tag == EMPTY || tag == WRITING {
+        if tag == EMPTY || tag == WRITING || tag & CLAIMED != 0 {
             return None;
         }
         let tick = slot.tick.load(Ordering::Relaxed);
@@ -130,6 +169,19 @@ mod tests {
         assert_eq!(ring.read(4), Stamp::Sent(14));
         ring.stamp(5, 15, 0, true);
         assert_eq!(ring.read(5), Stamp::Sent(15), "overwrite takes the slot");
+    }
+
+    #[test]
+    fn a_receive_before_the_stamp_hands_its_tick_to_the_sender() {
+        let ring = Ring::new(4);
+        assert_eq!(ring.read(0), Stamp::Missing);
+        assert_eq!(ring.claim(0, 50), None);
+        assert_eq!(ring.stamp(0, 40, 1, false), Some(50), "the sender pairs the claim");
+        ring.stamp(1, 60, 1, false);
+        assert_eq!(ring.claim(1, 70), Some(60), "stamped meanwhile: read, not claimed");
+        ring.stamp(5, 80, 0, true);
+        assert_eq!(ring.claim(1, 90), None, "a later message owns the slot");
+        assert_eq!(ring.read(5), Stamp::Sent(80));
     }
 
     #[test]

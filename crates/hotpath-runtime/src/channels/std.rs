@@ -53,8 +53,9 @@ impl<T> Sender<T> {
     /// As [`std::sync::mpsc::Sender::send`].
     #[inline]
     pub fn send(&self, t: T) -> Result<(), SendError<T>> {
+        let tick = clock::now();
         self.inner.send(t)?;
-        self.meta.on_send(clock::now(), 1);
+        self.meta.on_send(tick, 1);
         Ok(())
     }
 }
@@ -64,9 +65,10 @@ impl<T> SyncSender<T> {
     /// as blocked.
     #[inline]
     pub fn send(&self, t: T) -> Result<(), SendError<T>> {
+        let tick = clock::now();
         match self.inner.try_send(t) {
             Ok(()) => {
-                self.meta.on_send(clock::now(), 1);
+                self.meta.on_send(tick, 1);
                 Ok(())
             }
             Err(TrySendError::Disconnected(t)) => Err(SendError(t)),
@@ -84,8 +86,9 @@ impl<T> SyncSender<T> {
     /// As [`std::sync::mpsc::SyncSender::try_send`].
     #[inline]
     pub fn try_send(&self, t: T) -> Result<(), TrySendError<T>> {
+        let tick = clock::now();
         self.inner.try_send(t)?;
-        self.meta.on_send(clock::now(), 1);
+        self.meta.on_send(tick, 1);
         Ok(())
     }
 }

@@ -39,8 +39,9 @@ impl<T> InstrumentChannel for (broadcast::Sender<T>, broadcast::Receiver<T>) {
 impl<T> Sender<T> {
     /// As [`tokio::sync::broadcast::Sender::send`].
     pub fn send(&self, value: T) -> Result<usize, error::SendError<T>> {
+        let tick = clock::now();
         let receivers = self.inner.send(value)?;
-        self.meta.on_send(clock::now(), receivers as u64);
+        self.meta.on_send(tick, receivers as u64);
         Ok(receivers)
     }
 

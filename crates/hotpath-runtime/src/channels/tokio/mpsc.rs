@@ -72,40 +72,49 @@ impl<T> InstrumentChannel for (mpsc::UnboundedSender<T>, mpsc::UnboundedReceiver
 impl<T> Sender<T> {
     /// As [`tokio::sync::mpsc::Sender::send`]; waiting for room counts as blocked.
     pub async fn send(&self, value: T) -> Result<(), error::SendError<T>> {
+        let tick = clock::now();
         match self.inner.try_send(value) {
-            Ok(()) => {}
+            Ok(()) => {
+                self.meta.on_send(tick, 1);
+            }
             Err(error::TrySendError::Closed(value)) => return Err(error::SendError(value)),
             Err(error::TrySendError::Full(value)) => {
                 let start = clock::now();
                 let result = self.inner.send(value).await;
-                self.meta.on_blocked(clock::now().saturating_sub(start));
+                let end = clock::now();
+                self.meta.on_blocked(end.saturating_sub(start));
                 result?;
+                self.meta.on_send(end, 1);
             }
         }
-        self.meta.on_send(clock::now(), 1);
         Ok(())
     }
 
     /// As [`tokio::sync::mpsc::Sender::try_send`].
     pub fn try_send(&self, value: T) -> Result<(), error::TrySendError<T>> {
+        let tick = clock::now();
         self.inner.try_send(value)?;
-        self.meta.on_send(clock::now(), 1);
+        self.meta.on_send(tick, 1);
         Ok(())
     }
 
     /// As [`tokio::sync::mpsc::Sender::blocking_send`].
     pub fn blocking_send(&self, value: T) -> Result<(), error::SendError<T>> {
+        let tick = clock::now();
         match self.inner.try_send(value) {
-            Ok(()) => {}
+            Ok(()) => {
+                self.meta.on_send(tick, 1);
+            }
             Err(error::TrySendError::Closed(value)) => return Err(error::SendError(value)),
             Err(error::TrySendError::Full(value)) => {
                 let start = clock::now();
                 let result = self.inner.blocking_send(value);
-                self.meta.on_blocked(clock::now().saturating_sub(start));
+                let end = clock::now();
+                self.meta.on_blocked(end.saturating_sub(start));
                 result?;
+                self.meta.on_send(end, 1);
             }
         }
-        self.meta.on_send(clock::now(), 1);
         Ok(())
     }
 
@@ -160,16 +169,18 @@ impl<T> Sender<T> {
 impl<T> Permit<'_, T> {
     /// As [`tokio::sync::mpsc::Permit::send`].
     pub fn send(self, value: T) {
+        let tick = clock::now();
         self.inner.send(value);
-        self.meta.on_send(clock::now(), 1);
+        self.meta.on_send(tick, 1);
     }
 }
 
 impl<T> OwnedPermit<T> {
     /// As [`tokio::sync::mpsc::OwnedPermit::send`]: gives back the wrapped sender.
     pub fn send(self, value: T) -> Sender<T> {
+        let tick = clock::now();
         let inner = self.inner.send(value);
-        self.meta.on_send(clock::now(), 1);
+        self.meta.on_send(tick, 1);
         Sender { inner, meta: self.meta }
     }
 
@@ -182,8 +193,9 @@ impl<T> OwnedPermit<T> {
 impl<T> UnboundedSender<T> {
     /// As [`tokio::sync::mpsc::UnboundedSender::send`].
     pub fn send(&self, value: T) -> Result<(), error::SendError<T>> {
+        let tick = clock::now();
         self.inner.send(value)?;
-        self.meta.on_send(clock::now(), 1);
+        self.meta.on_send(tick, 1);
         Ok(())
     }
 }

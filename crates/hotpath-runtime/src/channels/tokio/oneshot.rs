@@ -35,8 +35,9 @@ impl<T> InstrumentChannel for (oneshot::Sender<T>, oneshot::Receiver<T>) {
 impl<T> Sender<T> {
     /// As [`tokio::sync::oneshot::Sender::send`].
     pub fn send(self, value: T) -> Result<(), T> {
+        let tick = clock::now();
         self.inner.send(value)?;
-        self.meta.on_send(clock::now(), 1);
+        self.meta.on_send(tick, 1);
         Ok(())
     }
 }

@@ -34,29 +34,33 @@ impl<T> InstrumentChannel for (watch::Sender<T>, watch::Receiver<T>) {
 impl<T> Sender<T> {
     /// As [`tokio::sync::watch::Sender::send`].
     pub fn send(&self, value: T) -> Result<(), error::SendError<T>> {
+        let tick = clock::now();
         self.inner.send(value)?;
-        self.meta.on_send(clock::now(), 1);
+        self.meta.on_send(tick, 1);
         Ok(())
     }
 
     /// As [`tokio::sync::watch::Sender::send_replace`].
     pub fn send_replace(&self, value: T) -> T {
+        let tick = clock::now();
         let old = self.inner.send_replace(value);
-        self.meta.on_send(clock::now(), 1);
+        self.meta.on_send(tick, 1);
         old
     }
 
     /// As [`tokio::sync::watch::Sender::send_modify`].
     pub fn send_modify<F: FnOnce(&mut T)>(&self, modify: F) {
+        let tick = clock::now();
         self.inner.send_modify(modify);
-        self.meta.on_send(clock::now(), 1);
+        self.meta.on_send(tick, 1);
     }
 
     /// As [`tokio::sync::watch::Sender::send_if_modified`]; counts a send when it notified.
     pub fn send_if_modified<F: FnOnce(&mut T) -> bool>(&self, modify: F) -> bool {
+        let tick = clock::now();
         let modified = self.inner.send_if_modified(modify);
         if modified {
-            self.meta.on_send(clock::now(), 1);
+            self.meta.on_send(tick, 1);
         }
         modified
     }
