@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::format::{format_count, format_duration_ns};
+use crate::format::format_count;
 use crate::report::Meta;
 use crate::stats::DurationStats;
 use crate::table::{shown, titled, Table};
@@ -39,16 +39,13 @@ pub struct StreamRow {
     pub cancelled: u64,
     /// Items yielded.
     pub items: u64,
-    /// Polls of all instances.
-    pub polls: u64,
-    /// Time spent inside those polls.
-    pub busy_ns: u64,
     /// Lifetimes summed over instances: first poll to end (or to now while active).
     pub lifetime_ns: u64,
     /// `items / lifetime`: items per second of a stream's life. For concurrent instances
     /// it is the rate of one instance; times `active` bounds the site's throughput.
     pub items_per_sec: f64,
-    /// Time from the first poll or the previous item to each item.
+    /// Time per item, averaged over windows of 32 items (a window also ends with its
+    /// stream); `count` is the number of windows.
     pub item_interval: DurationStats,
 }
 
@@ -58,7 +55,6 @@ impl Streams {
         let mut header: Vec<String> =
             ["Stream", "Item", "Inst", "Active", "Done", "Items", "Rate"].map(String::from).to_vec();
         header.extend(DurationStats::header("Interval", meta));
-        header.push("Busy".into());
         let mut table = Table::new(header);
         for row in &self.rows {
             let mut cells = vec![
@@ -71,12 +67,11 @@ impl Streams {
                 format_rate(row.items_per_sec),
             ];
             cells.extend(row.item_interval.cells(meta));
-            cells.push(format_duration_ns(row.busy_ns));
             table.row(cells);
         }
         titled(
             "streams",
-            "Streams: instances, items yielded, item rate and time between items.",
+            "Streams: instances, items yielded, items per second of a stream's life, time per item.",
             &shown(self.rows.len(), self.total_streams),
             &table,
         )

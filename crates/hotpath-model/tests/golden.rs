@@ -57,11 +57,9 @@ fn flow_sections(report: &mut Report) {
     stream.completed = 1;
     stream.cancelled = 1;
     stream.items = 600;
-    stream.polls = 900;
-    stream.busy_ns = 2_000_000;
     stream.lifetime_ns = 300_000_000;
     stream.items_per_sec = 2000.0;
-    stream.item_interval = durations(600, 500_000, [450_000, 900_000, 2_000_000]);
+    stream.item_interval = durations(20, 500_000, [450_000, 900_000, 2_000_000]);
     let mut streams = Streams::default();
     streams.total_streams = 1;
     streams.rows = vec![stream];

@@ -1,6 +1,6 @@
 //! What the futures and streams sections count: `future!` sites beside measured async
 //! functions (calls, polls, busy and wall time, cancellation), and `stream!` instances,
-//! items, completion, early drops and item intervals.
+//! items, completion, early drops and time per item (per window of 32 items).
 #![cfg(feature = "hotpath")]
 
 use std::future::Future;
@@ -116,10 +116,9 @@ fn stream_instances_items_and_intervals() {
     assert_eq!(ticks.item_type, "u32");
     assert_eq!((ticks.instances, ticks.completed, ticks.cancelled, ticks.active), (4, 2, 1, 0));
     assert_eq!(ticks.items, 3 + 5 + 1);
-    assert_eq!(ticks.polls, 2 * 3 + 1 + 2 * 5 + 1 + 2, "a pending and a ready poll per item, one for the end");
-    assert_eq!(ticks.item_interval.count, 9);
+    assert_eq!(ticks.item_interval.count, 3, "one window per stream (each under 32 items)");
     let slow = rows.iter().find(|r| r.name == "slow").unwrap();
-    assert_eq!((slow.items, slow.completed), (2, 1));
+    assert_eq!((slow.items, slow.completed, slow.item_interval.count), (2, 1, 1));
     assert!(slow.item_interval.percentiles_ns.0.iter().all(|(_, v)| *v >= 20_000_000), "{:?}", slow.item_interval);
     assert!(slow.lifetime_ns >= 40_000_000);
     assert!(slow.items_per_sec > 0.0 && slow.items_per_sec <= 50.0, "{}", slow.items_per_sec);
@@ -151,4 +150,17 @@ fn futures_stream(delays: Vec<Duration>) -> impl Stream<Item = ()> {
         }
     }
     Sleeps { delays: delays.into_iter(), current: None }
+}
+
+#[test]
+fn long_streams_report_one_interval_per_window() {
+    common::session();
+    runtime().block_on(async {
+        let mut s = hotpath::stream!(ticks(100), label = "windows");
+        while next(&mut s).await.is_some() {}
+    });
+    let report = common::report();
+    let row = report.streams.unwrap().rows.into_iter().find(|r| r.name == "windows").unwrap();
+    assert_eq!(row.items, 100);
+    assert_eq!(row.item_interval.count, 4, "windows of 32, 32, 32 and the last 4 items");
 }

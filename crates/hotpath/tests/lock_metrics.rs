@@ -1,6 +1,7 @@
 //! What the mutexes and rw_locks sections count: acquisitions, contended acquisitions
-//! (the first try found the lock taken), wait and hold durations, reads and writes apart,
-//! instances per site and data type.
+//! (the first try found the lock taken), wait durations, sampled hold durations (every
+//! contended acquisition and 1 in 16 others per thread, the first included), reads and
+//! writes apart, instances per site and data type.
 #![cfg(feature = "hotpath")]
 
 use std::sync::{Arc, Barrier, Mutex, RwLock};
@@ -15,31 +16,33 @@ fn mutex_acquisitions_contention_and_hold() {
     for _ in 0..10 {
         *m.lock().unwrap() += 1;
     }
-    // One contended acquisition: the main thread holds the lock while the other tries.
-    let held = m.lock().unwrap();
+    // One contended acquisition: another thread holds the lock (its first acquisition,
+    // so its hold is timed) while this one tries.
     let barrier = Arc::new(Barrier::new(2));
-    let waiter = {
+    let holder = {
         let (m, barrier) = (Arc::clone(&m), Arc::clone(&barrier));
         std::thread::spawn(move || {
+            let _held = m.lock().unwrap();
             barrier.wait();
-            *m.lock().unwrap() += 1;
+            std::thread::sleep(Duration::from_millis(50));
         })
     };
     barrier.wait();
-    std::thread::sleep(Duration::from_millis(50));
-    drop(held);
-    waiter.join().unwrap();
+    *m.lock().unwrap() += 1;
+    holder.join().unwrap();
     assert!(m.try_lock().is_ok());
 
     let report = common::report();
     let row = report.mutexes.unwrap().rows.into_iter().find(|r| r.name == "counted").unwrap();
     assert_eq!((row.kind.as_str(), row.data_type.as_str(), row.instances), ("std", "u64", 1));
     let lock = row.lock;
-    assert_eq!(lock.acquisitions, 13, "10 + held + waiter + try_lock");
+    assert_eq!(lock.acquisitions, 13, "10 + holder + waiter + try_lock");
     assert_eq!(lock.contended, 1);
     assert_eq!(lock.wait.count, 13);
     assert!(lock.wait.max_ns >= 20_000_000, "waited for the 50 ms hold: {:?}", lock.wait);
     assert_eq!(lock.wait.percentiles_ns.get(50.0), Some(0), "uncontended acquisitions wait 0");
+    // Timed holds: this thread's 1st (of 12) and its contended 11th, the holder's first.
+    assert_eq!(lock.hold.count, 3, "{:?}", lock.hold);
     assert!(lock.hold.max_ns >= 50_000_000, "{:?}", lock.hold);
 }
 
@@ -50,19 +53,18 @@ fn rwlock_reads_and_writes_apart() {
     for _ in 0..7 {
         assert_eq!(l.read().unwrap().len(), 1);
     }
-    let reader = l.read().unwrap();
     let barrier = Arc::new(Barrier::new(2));
-    let writer = {
+    let reader = {
         let (l, barrier) = (Arc::clone(&l), Arc::clone(&barrier));
         std::thread::spawn(move || {
+            let _read = l.read().unwrap();
             barrier.wait();
-            l.write().unwrap().push(1); // waits for the reader
+            std::thread::sleep(Duration::from_millis(30));
         })
     };
     barrier.wait();
-    std::thread::sleep(Duration::from_millis(30));
-    drop(reader);
-    writer.join().unwrap();
+    l.write().unwrap().push(1); // waits for the reader
+    reader.join().unwrap();
     let report = common::report();
     let row = report.rw_locks.unwrap().rows.into_iter().find(|r| r.name == "config").unwrap();
     assert_eq!((row.reads.acquisitions, row.reads.contended), (8, 0));
@@ -87,4 +89,19 @@ fn one_row_per_site_and_data_type() {
     assert_eq!(rows.len(), 2);
     assert_eq!((find("u8").instances, find("u8").lock.acquisitions), (100, 100));
     assert_eq!((find("String").instances, find("String").lock.acquisitions), (3, 1));
+}
+
+#[test]
+fn hold_times_are_sampled_per_thread() {
+    common::session();
+    let m = Arc::new(hotpath::mutex!(Mutex::new(()), label = "sampled"));
+    let worker = {
+        let m = Arc::clone(&m);
+        std::thread::spawn(move || (0..100).for_each(|_| drop(m.lock().unwrap())))
+    };
+    worker.join().unwrap();
+    let report = common::report();
+    let lock = report.mutexes.unwrap().rows.into_iter().find(|r| r.name == "sampled").unwrap().lock;
+    assert_eq!((lock.acquisitions, lock.contended), (100, 0));
+    assert_eq!(lock.hold.count, 7, "acquisitions 1, 17, 33, 49, 65, 81 and 97 were timed");
 }

@@ -95,6 +95,15 @@ impl SiteCell {
         self.complete(elapsed);
     }
 
+    /// Counts `n` events of a metric site that carry no duration (lock acquisitions,
+    /// stream items), kept in the `polls` counter; returns this thread's new count.
+    #[inline(always)]
+    pub(crate) fn count_events(&self, n: u64) -> u64 {
+        let count = self.polls.load(Relaxed) + n;
+        self.polls.store(count, Relaxed);
+        count
+    }
+
     #[inline(always)]
     fn complete(&self, elapsed: u64) {
         bump(&self.calls, 1);

@@ -101,7 +101,7 @@ impl<F> Drop for MeasuredFuture<F> {
 
 /// One poll's frame; accounts itself on drop too, so a panicking poll (which a
 /// runtime may catch) leaves this thread's frame stack consistent.
-pub(crate) struct PollFrame<'a> {
+struct PollFrame<'a> {
     recorder: &'a ThreadRecorder,
     cell: &'a SiteCell,
     saved: Usage,
@@ -111,14 +111,14 @@ pub(crate) struct PollFrame<'a> {
 
 impl<'a> PollFrame<'a> {
     #[inline(always)]
-    pub(crate) fn begin(recorder: &'a ThreadRecorder, cell: &'a SiteCell) -> Self {
+    fn begin(recorder: &'a ThreadRecorder, cell: &'a SiteCell) -> Self {
         let saved = recorder.push_frame();
         Self { recorder, cell, saved, start: Usage::now(), ended: false }
     }
 
     /// Ends the poll: the end tick and the poll's inclusive and exclusive usage.
     #[inline(always)]
-    pub(crate) fn end(mut self) -> (u64, Usage, Usage) {
+    fn end(mut self) -> (u64, Usage, Usage) {
         let end = Usage::now();
         let (inclusive, exclusive) = self.account(end);
         self.ended = true;

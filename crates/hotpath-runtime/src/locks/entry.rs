@@ -3,17 +3,24 @@
 //!
 //! An acquisition first tries the lock without waiting. If that succeeds the wait is
 //! zero and nothing is recorded for it; if it fails the acquisition is *contended*: the
-//! blocking acquire that follows is timed into the entry's `contended` metric cell. The
-//! guard keeps its acquisition tick and records the hold time into the `hold` cell when
-//! dropped. Acquisitions are counted by hold times (guards released); wait percentiles
-//! add the uncontended acquisitions as zeros.
+//! blocking acquire that follows is timed into the entry's `contended` metric cell. Every
+//! acquisition is counted, exactly, in the acquiring thread's `hold` cell; wait
+//! percentiles add the uncontended acquisitions as zeros.
+//!
+//! Hold times are sampled, because two clock reads would cost more than the lock: a
+//! thread times every contended acquisition and 1 in [`HOLD_SAMPLE`] of the others (its
+//! first included). The guard keeps the acquisition tick of a timed acquisition and
+//! records the hold time when dropped; an untimed guard costs nothing on release.
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 
 use crate::clock;
 use crate::entries::{entry, Entry, EntryHeader, Instrument, WrapSite};
-use crate::functions::{record_metric, FnSite};
+use crate::functions::{count_metric, record_metric, FnSite};
+
+/// One in this many uncontended acquisitions per thread and lock mode has its hold timed.
+pub(crate) const HOLD_SAMPLE: u64 = 16;
 
 static MUTEXES: Mutex<Vec<&'static MutexEntry>> = Mutex::new(Vec::new());
 static RW_LOCKS: Mutex<Vec<&'static RwLockEntry>> = Mutex::new(Vec::new());
@@ -35,6 +42,7 @@ impl Mode {
     pub(crate) fn contended(&'static self, start: u64) -> u64 {
         let now = clock::now();
         record_metric(self.contended, now.saturating_sub(start));
+        count_metric(self.hold, 1);
         now
     }
 }
@@ -105,28 +113,63 @@ pub(crate) fn rw_lock_entry<T: ?Sized>(site: &'static WrapSite, kind: &'static s
     e
 }
 
-/// What a guard wrapper carries: where to record and when it was acquired.
+/// What a guard wrapper carries: where to record, and the acquisition tick when its
+/// hold is timed (0 when not).
 pub(crate) struct Held {
     mode: &'static Mode,
     acquired: u64,
 }
 
 impl Held {
+    /// A contended acquisition (counted by [`Mode::contended`]) at tick `acquired`.
     #[inline(always)]
     pub(crate) fn new(mode: &'static Mode, acquired: u64) -> Self {
         Self { mode, acquired }
     }
 
-    /// An uncontended acquisition, now.
+    /// An uncontended acquisition, now: counted, and timed if it is this thread's sample.
     #[inline(always)]
     pub(crate) fn now(mode: &'static Mode) -> Self {
-        Self { mode, acquired: clock::now() }
+        let count = count_metric(mode.hold, 1);
+        let acquired = if count % HOLD_SAMPLE == 1 { clock::now() } else { 0 };
+        Self { mode, acquired }
+    }
+}
+
+impl Held {
+    #[cold]
+    #[inline(never)]
+    fn record(&self) {
+        record_metric(self.mode.hold, clock::now().saturating_sub(self.acquired));
     }
 }
 
 impl Drop for Held {
     #[inline(always)]
     fn drop(&mut self) {
-        record_metric(self.mode.hold, clock::now().saturating_sub(self.acquired));
+        if self.acquired != 0 {
+            self.record();
+        }
     }
+}
+
+/// The slow path of a blocking acquisition whose first try found the lock taken:
+/// `wait` acquires it, timed as a contended wait. Out of line, so that the uncontended
+/// path inlines into the caller.
+#[cold]
+#[inline(never)]
+pub(crate) fn contended<G>(mode: &'static Mode, wait: impl FnOnce() -> G) -> (Held, G) {
+    let start = clock::now();
+    let guard = wait();
+    (Held::new(mode, mode.contended(start)), guard)
+}
+
+/// [`contended`] for a wait that can time out: a timeout is no acquisition and records
+/// nothing.
+#[cold]
+#[inline(never)]
+pub(crate) fn contended_for<G>(mode: &'static Mode, wait: impl FnOnce() -> Option<G>) -> Option<(Held, G)> {
+    let start = clock::now();
+    let guard = wait()?;
+    Some((Held::new(mode, mode.contended(start)), guard))
 }

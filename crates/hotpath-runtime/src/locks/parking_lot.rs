@@ -6,9 +6,8 @@ use std::time::Duration;
 
 use ::parking_lot as pl;
 
-use super::entry::{mutex_entry, rw_lock_entry, Held, MutexEntry, RwLockEntry};
+use super::entry::{contended, contended_for, mutex_entry, rw_lock_entry, Held, MutexEntry, RwLockEntry};
 use super::instrument::{InstrumentMutex, InstrumentRwLock};
-use crate::clock;
 use crate::entries::WrapSite;
 
 /// A wrapped [`parking_lot::Mutex`].
@@ -65,9 +64,8 @@ macro_rules! acquire {
         match $try {
             Some(inner) => $wrap { _held: Held::now(mode), inner },
             None => {
-                let start = clock::now();
-                let inner = $wait;
-                $wrap { _held: Held::new(mode, mode.contended(start)), inner }
+                let (_held, inner) = contended(mode, || $wait);
+                $wrap { _held, inner }
             }
         }
     }};
@@ -81,9 +79,8 @@ macro_rules! acquire_for {
         match $try {
             Some(inner) => Some($wrap { _held: Held::now(mode), inner }),
             None => {
-                let start = clock::now();
-                let inner = $wait?;
-                Some($wrap { _held: Held::new(mode, mode.contended(start)), inner })
+                let (_held, inner) = contended_for(mode, || $wait)?;
+                Some($wrap { _held, inner })
             }
         }
     }};

@@ -13,9 +13,9 @@ fn timing(mode: &Mode, totals: &[SiteTotals], ratio: f64, config: &Config) -> Lo
     let contended = totals.get(mode.contended.id() as usize).unwrap_or(&empty);
     let hold = totals.get(mode.hold.id() as usize).unwrap_or(&empty);
     let mut t = LockTiming::default();
-    t.acquisitions = hold.calls.max(contended.calls);
+    t.acquisitions = hold.polls;
     t.contended = contended.calls;
-    t.wait = durations::stats(contended, t.acquisitions - contended.calls, ratio, config);
+    t.wait = durations::stats(contended, t.acquisitions.saturating_sub(contended.calls), ratio, config);
     t.hold = durations::stats(hold, 0, ratio, config);
     t
 }

@@ -4,9 +4,8 @@
 
 use std::sync::{self, LockResult, PoisonError, TryLockError, TryLockResult};
 
-use super::entry::{mutex_entry, rw_lock_entry, Held, Mode, MutexEntry, RwLockEntry};
+use super::entry::{contended, mutex_entry, rw_lock_entry, Held, Mode, MutexEntry, RwLockEntry};
 use super::instrument::{InstrumentMutex, InstrumentRwLock};
-use crate::clock;
 use crate::entries::WrapSite;
 
 /// A wrapped [`std::sync::Mutex`].
@@ -65,9 +64,7 @@ macro_rules! acquire {
             Ok(g) => Ok($wrap(Held::now(mode), g)),
             Err(TryLockError::Poisoned(p)) => Err(PoisonError::new($wrap(Held::now(mode), p.into_inner()))),
             Err(TryLockError::WouldBlock) => {
-                let start = clock::now();
-                let result = $wait;
-                let held = Held::new(mode, mode.contended(start));
+                let (held, result) = contended(mode, || $wait);
                 match result {
                     Ok(g) => Ok($wrap(held, g)),
                     Err(p) => Err(PoisonError::new($wrap(held, p.into_inner()))),

@@ -1,8 +1,8 @@
 //! A stream entry: one `stream!` site and item type (or one instance with `iter = true`).
 //!
-//! Instance starts and ends are rare events and update shared atomics; items and polls
-//! go to per-thread cells of the entry's metric site (`items`: calls = items, durations
-//! = intervals between items; polls and busy time beside them).
+//! Instance starts and ends are rare events and update shared atomics; items go to
+//! per-thread cells of the entry's metric site `items` (event count = items, durations =
+//! mean time per item of each window, see `stream.rs`).
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;

@@ -1,8 +1,8 @@
 //! Streams: `stream!` wraps a `futures_core::Stream`.
 //!
 //! - `entry`: one row per site and item type; instance lifecycle counters.
-//! - `stream`: [`MeasuredStream`], timing each poll like an async frame and each item's
-//!   interval in the polling thread's cell of the entry's metric site.
+//! - `stream`: [`MeasuredStream`], counting items in windows handed to the polling
+//!   thread's cell of the entry's metric site.
 //! - `section`: the `streams` section.
 
 mod entry;

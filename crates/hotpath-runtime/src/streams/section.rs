@@ -32,12 +32,10 @@ pub(crate) fn section(totals: &[SiteTotals], ratio: f64, config: &Config) -> Opt
             row.active = life.active;
             row.completed = life.completed;
             row.cancelled = life.cancelled;
-            row.items = items.calls;
-            row.polls = items.polls;
-            row.busy_ns = to_ns(items.busy, ratio);
+            row.items = items.polls;
             row.lifetime_ns = to_ns(life.lifetime_ticks, ratio);
             row.items_per_sec =
-                if row.lifetime_ns == 0 { 0.0 } else { items.calls as f64 * 1e9 / row.lifetime_ns as f64 };
+                if row.lifetime_ns == 0 { 0.0 } else { row.items as f64 * 1e9 / row.lifetime_ns as f64 };
             row.item_interval = durations::stats(items, 0, ratio, config);
             row
         })
