@@ -111,3 +111,41 @@ pub mod crossbeam_channel {
     #[cfg(feature = "hotpath")]
     pub use hotpath_runtime::channels::crossbeam::{IntoIter, Iter, Receiver, Sender, TryIter};
 }
+
+/// `flume` types (feature `flume`).
+#[cfg(feature = "flume")]
+pub mod flume {
+    #[cfg(not(feature = "hotpath"))]
+    pub use ::flume::{IntoIter, Iter, Receiver, Sender};
+    #[cfg(feature = "hotpath")]
+    pub use hotpath_runtime::channels::flume::{IntoIter, Iter, Receiver, Sender};
+}
+
+/// `async_channel` types (feature `async-channel`).
+#[cfg(feature = "async-channel")]
+pub mod async_channel {
+    #[cfg(not(feature = "hotpath"))]
+    pub use ::async_channel::{Receiver, Sender};
+    #[cfg(feature = "hotpath")]
+    pub use hotpath_runtime::channels::async_channel::{Receiver, Sender};
+}
+
+/// `futures::channel` types (feature `futures`).
+#[cfg(feature = "futures")]
+pub mod futures_channel {
+    /// `futures::channel::mpsc` types.
+    pub mod mpsc {
+        #[cfg(not(feature = "hotpath"))]
+        pub use ::futures_channel::mpsc::{Receiver, Sender, UnboundedReceiver, UnboundedSender};
+        #[cfg(feature = "hotpath")]
+        pub use hotpath_runtime::channels::futures::mpsc::{Receiver, Sender, UnboundedReceiver, UnboundedSender};
+    }
+
+    /// `futures::channel::oneshot` types.
+    pub mod oneshot {
+        #[cfg(not(feature = "hotpath"))]
+        pub use ::futures_channel::oneshot::{Receiver, Sender};
+        #[cfg(feature = "hotpath")]
+        pub use hotpath_runtime::channels::futures::oneshot::{Receiver, Sender};
+    }
+}

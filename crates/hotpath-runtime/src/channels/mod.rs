@@ -14,9 +14,15 @@
 //! Wrapping never rebuilds a channel: the wrappers hold the halves that were passed in
 //! and call the same methods, so capacity, backpressure and errors are unchanged.
 
+#[cfg(feature = "async-channel")]
+pub mod async_channel;
 #[cfg(feature = "crossbeam")]
 pub mod crossbeam;
 mod entry;
+#[cfg(feature = "flume")]
+pub mod flume;
+#[cfg(feature = "futures")]
+pub mod futures;
 mod instance;
 mod instrument;
 mod ring;
