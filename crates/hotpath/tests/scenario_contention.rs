@@ -16,7 +16,7 @@ fn contended_mutex_and_rwlock() {
     let lock = &ledger["lock"];
     assert_eq!(lock["acquisitions"], 41, "4 workers x 10 updates, and the final count");
     let contended = lock["contended"].as_u64().unwrap();
-    assert!(contended >= 1 && contended <= 40, "{lock:#}");
+    assert!((1..=40).contains(&contended), "{lock:#}");
     assert_eq!(lock["wait"]["count"], 41);
     assert!(lock["wait"]["max_ns"].as_u64().unwrap() >= 1_000_000, "a waiter waited for a 2 ms hold: {lock:#}");
     // Every update held the lock across a 2 ms sleep.

@@ -24,8 +24,10 @@ pub(crate) enum Flavor {
     /// One queue, each message received once, in order.
     Fifo,
     /// Every receiver gets every message; receivers keep their own positions.
+    #[cfg_attr(not(feature = "tokio"), allow(dead_code))]
     Broadcast,
     /// One value, replaced by each send; receivers see the latest.
+    #[cfg_attr(not(feature = "tokio"), allow(dead_code))]
     Watch,
 }
 
@@ -184,6 +186,7 @@ impl Instance {
 
     /// Queue entries that left unreceived: a lagged broadcast receiver's skipped
     /// messages, or the backlog of a receiver that was dropped.
+    #[cfg_attr(not(any(feature = "tokio", feature = "async-channel")), allow(dead_code))]
     pub(crate) fn on_discard(&self, count: u64) {
         self.rx.extra_dequeued.fetch_add(count, Relaxed);
     }
@@ -236,6 +239,7 @@ impl Tx {
     }
 
     /// A receiver of the same instance (broadcast and watch `subscribe`).
+    #[cfg_attr(not(feature = "tokio"), allow(dead_code))]
     pub(crate) fn subscribe(&self) -> Rx {
         Rx::new(&self.0)
     }
@@ -272,6 +276,10 @@ impl Rx {
     }
 
     /// Another receiver of the same instance (MPMC receivers are `Clone`).
+    #[cfg_attr(
+        not(any(feature = "tokio", feature = "crossbeam", feature = "flume", feature = "async-channel")),
+        allow(dead_code)
+    )]
     pub(crate) fn another(&self) -> Self {
         Self::new(&self.0)
     }

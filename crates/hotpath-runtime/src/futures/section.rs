@@ -35,9 +35,9 @@ fn row(named: &Named, ratio: f64, config: &Config) -> FutureRow {
     row.busy_ns = to_ns(t.busy, ratio);
     row.wall = durations::stats(t, 0, ratio, config);
     #[cfg(feature = "alloc")]
-    if t.calls > 0 {
-        row.alloc_bytes_avg = Some(t.alloc.bytes_sum / t.calls);
-        row.allocs_avg = Some(t.alloc.allocs_sum / t.calls);
+    {
+        row.alloc_bytes_avg = t.alloc.bytes_sum.checked_div(t.calls);
+        row.allocs_avg = t.alloc.allocs_sum.checked_div(t.calls);
     }
     row
 }

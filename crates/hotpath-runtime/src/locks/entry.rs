@@ -168,6 +168,7 @@ pub(crate) fn contended<G>(mode: &'static Mode, wait: impl FnOnce() -> G) -> (He
 /// nothing.
 #[cold]
 #[inline(never)]
+#[cfg_attr(not(feature = "parking_lot"), allow(dead_code))]
 pub(crate) fn contended_for<G>(mode: &'static Mode, wait: impl FnOnce() -> Option<G>) -> Option<(Held, G)> {
     let start = clock::now();
     let guard = wait()?;
