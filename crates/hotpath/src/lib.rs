@@ -27,6 +27,12 @@
 //! }
 //! ```
 //!
+//! Async pipelines and shared state are measured by wrapping values:
+//! [`future!`], [`stream!`], [`channel!`] (std, and tokio, futures, crossbeam, flume,
+//! async-channel behind features), [`mutex!`] and [`rw_lock!`] (std, and parking_lot,
+//! tokio). Without the feature they return their argument unchanged; [`wrap`] names the
+//! wrapped types in both modes.
+//!
 //! ## Cost
 //!
 //! - Feature **off**: every macro expands to its input; the only dependency is

@@ -17,6 +17,8 @@
 //! - `flow-cpu OP N`: process CPU time per operation (all threads, session end
 //!   included) for N operations of one kind (`channel`, `lock`, `future`, `stream`),
 //!   wrapped and unwrapped; one kind per process, so deferred work is charged to it
+//! - `flow-run OP N wrapped|plain`: just N operations of one kind (with a session when
+//!   wrapped), for instruction counts under callgrind
 
 use std::any::Any;
 use std::future::Future;
@@ -328,6 +330,19 @@ pub(crate) fn run(subject: Subject) {
             drop(session);
             let wrapped = (process_cpu_ns() - before) as f64 / n as f64;
             println!("{} flow-cpu op={name} n={n} plain_cpu_ns={plain:.2} cpu_ns={wrapped:.2}", subject.name);
+        }
+        "flow-run" => {
+            let name = args.get(1).map_or("channel", String::as_str);
+            let Some(&(op, _)) = OPS.iter().find(|(_, n)| *n == name) else {
+                println!("{} flow-run unknown operation {name}", subject.name);
+                return;
+            };
+            let n = number(2, 100_000);
+            let wrapped = args.get(3).is_some_and(|a| a == "wrapped");
+            let session = wrapped.then(subject.start);
+            black_box(run_op(op, wrapped, n));
+            drop(session);
+            println!("{} flow-run op={name} n={n} wrapped={wrapped}", subject.name);
         }
         "startup" => {
             let start = Instant::now();
