@@ -9,6 +9,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use hotpath_model::{Report, SCHEMA_VERSION};
 
 use crate::config::{Config, MainConfig};
+use crate::functions::SiteKind;
 use crate::{clock, functions, io, memory, output, thread};
 
 /// The runtime switch every instrument reads first (one relaxed load).
@@ -148,7 +149,7 @@ fn build(session: &Session, end: End) -> Report {
     let totals = thread::collect();
     let io_totals = io::collect();
     // Calibration may wait up to 1 ms; skip it when there is nothing to convert.
-    let measured = totals.iter().any(|t| t.calls + t.cancelled > 0) || io::timed(&io_totals);
+    let measured = totals.iter().any(|t| t.calls + t.cancelled > 0) || io::timed(&io_totals) || crate::entries::any();
     let ratio = if measured { clock::ns_per_tick() } else { 1.0 };
     let config = &session.config;
     let mut report = Report::default();
@@ -173,7 +174,7 @@ fn build(session: &Session, end: End) -> Report {
             "{n} threads started while 16384 were alive; their allocations are attributed to functions but missing from the threads view"
         )),
     }
-    let named = functions::named(&totals);
+    let named = functions::named(&totals, |site| site.kind() == SiteKind::Function);
     report.functions_timing = functions::section(&named, ratio, config);
     report.io = io::section(&io_totals, ratio, config);
     #[cfg(feature = "alloc")]
@@ -187,6 +188,11 @@ fn build(session: &Session, end: End) -> Report {
         }
         report.functions_cpu = crate::cpu::section(config);
     }
+    report.futures = crate::futures::section(&totals, ratio, config);
+    report.streams = crate::streams::section(&totals, ratio, config);
+    report.channels = crate::channels::section(&totals, ratio, config);
+    report.mutexes = crate::locks::mutexes(&totals, ratio, config);
+    report.rw_locks = crate::locks::rw_locks(&totals, ratio, config);
     #[cfg(feature = "threads")]
     {
         report.threads = crate::threads::section(config.threads_limit);

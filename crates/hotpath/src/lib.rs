@@ -27,6 +27,12 @@
 //! }
 //! ```
 //!
+//! Async pipelines and shared state are measured by wrapping values:
+//! [`future!`], [`stream!`], [`channel!`] (std, and tokio, futures, crossbeam, flume,
+//! async-channel behind features), [`mutex!`] and [`rw_lock!`] (std, and parking_lot,
+//! tokio). Without the feature they return their argument unchanged; [`wrap`] names the
+//! wrapped types in both modes.
+//!
 //! ## Cost
 //!
 //! - Feature **off**: every macro expands to its input; the only dependency is
@@ -184,6 +190,70 @@ pub fn io_unwrap<T>(io: Io<T>) -> T {
 #[cfg(feature = "hotpath")]
 pub use hotpath_runtime::io_unwrap;
 
+/// Measures a future: `future!(fetch(id), label = "fetch")`.
+///
+/// Each poll is timed on the thread that runs it (busy time); the call's wall time runs
+/// from the first poll to `Ready`; a future dropped after its first poll and before
+/// `Ready` counts as cancelled; with `hotpath-alloc`, the allocations of all its polls
+/// are summed per call. Reported in the `futures` section beside `#[measure]`d async
+/// functions. The expression may be anything that implements `IntoFuture`.
+/// Parameter: `label = "name"` (default `file:line`).
+///
+/// Cost: off, none (the expression is returned as is). On, per poll two clock reads and
+/// a few thread-local stores; the output type is `MeasuredFuture<F>`
+/// ([`wrap::Future`]).
+pub use hotpath_macros::future;
+
+/// Measures a stream (`futures_core::Stream`): `stream!(rows, label = "rows")`.
+///
+/// Reports instances, items, completed and active streams, items per second of a
+/// stream's life and the time between items. Rows are keyed by call site and item
+/// type; `iter = true` gives every wrapped stream its own row. Parameters: `label`,
+/// `iter`.
+///
+/// Cost: off, none. On, per poll two clock reads and a few thread-local stores; the
+/// type is `MeasuredStream<S>` ([`wrap::Stream`]).
+pub use hotpath_macros::stream;
+
+/// Measures the messages through a channel: `let (tx, rx) = channel!(mpsc::channel::<Job>(), label = "jobs");`
+///
+/// Takes the `(sender, receiver)` pair a constructor returned and wraps both halves
+/// without rebuilding the channel, so capacity, backpressure, `try_send` errors and the
+/// message type are unchanged. Reports sent, received, current and longest queue,
+/// time senders waited on a full bounded channel, send-to-receive latency (matched in
+/// FIFO order), open/closed, instances, and a slow-consumer flag (the queue keeps
+/// growing for about a second). Rows are keyed by call site and message type, however
+/// many channels are created there; `iter = true` gives each channel its own row.
+///
+/// Backends: `std::sync::mpsc` always; `tokio` (mpsc bounded and unbounded, oneshot,
+/// broadcast, watch), `futures` (mpsc, oneshot), `crossbeam`, `flume`,
+/// `async-channel` behind the features of those names. The halves keep their method
+/// names and signatures and deref to the wrapped halves; name their types through
+/// [`wrap`] to write code that compiles in both modes.
+///
+/// Cost: off, none. On, per message about two atomic increments on lines the profiler
+/// owns, two clock reads and a thread-local histogram write.
+pub use hotpath_macros::channel;
+
+/// Measures a mutex: `let m = mutex!(std::sync::Mutex::new(State::default()), label = "state");`
+///
+/// Reports acquisitions, contended acquisitions (a first `try_lock` found the lock
+/// taken and the caller waited), the wait to acquire and the time guards were held
+/// (average and percentiles). Guards deref to the data; poisoning works as without the
+/// wrapper. std always; `parking_lot` and `tokio` behind their features.
+///
+/// Cost: off, none. On, two clock reads and a thread-local histogram write per
+/// acquisition; a contended one adds one more clock read and write.
+pub use hotpath_macros::mutex;
+
+/// Measures an RwLock: `let l = rw_lock!(std::sync::RwLock::new(config), label = "config");`
+///
+/// As [`mutex!`], with reads and writes reported separately. std always; `parking_lot`
+/// and `tokio` behind their features. Cost: as [`mutex!`].
+pub use hotpath_macros::rw_lock;
+
+pub mod wrap;
+
 /// Items the macro expansions refer to. Not a public API.
 #[cfg(feature = "hotpath")]
 #[doc(hidden)]
@@ -193,8 +263,8 @@ pub mod __private {
     #[cfg(feature = "hotpath-alloc")]
     pub use hotpath_runtime::CountingAllocator;
     pub use hotpath_runtime::{
-        live_threads, model, profiler_bytes, snapshot, FnGuard, FnSite, Io, IoSite, MainConfig, MainGuard,
-        MeasuredFuture, SiteName,
+        channel, live_threads, model, mutex, profiler_bytes, rw_lock, snapshot, stream, FnGuard, FnSite, Io, IoSite,
+        MainConfig, MainGuard, MeasuredFuture, SiteName, WrapSite,
     };
     #[cfg(feature = "tokio")]
     pub use hotpath_runtime::{monitor_tokio, monitor_tokio_current, sample_tokio_runtimes, TokioSite};

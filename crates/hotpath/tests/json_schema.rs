@@ -43,18 +43,25 @@ fn real_report_has_the_golden_fields() {
         .env("HOTPATH_FOCUS", "/^case_/")
         .env("HOTPATH_LIMIT", "x"));
     let real = json_report(&out);
-    // This program uses no io! wrapper; the io section is checked by the next test.
+    // A second program fills the async and concurrency sections. Neither uses io!: the
+    // io section is checked by the next test.
+    let flow = json_report(&run(command("case_flow")
+        .env("HOTPATH_OUTPUT_FORMAT", "json")
+        .env("HOTPATH_PERCENTILES", "50,95,99.9")));
     let want = fields(&golden, |key| key != "io");
-    let got = fields(&real, |key| key != "io");
+    let mut got = fields(&real, |key| key != "io");
+    got.extend(fields(&flow, |key| key != "io"));
     // Fields the schema documents as absent until enough samples exist, and those of
-    // features this build does not have.
-    // The scenario is too short for CPU samples (functions_cpu has no rows) and registers
-    // no Tokio runtime (tests/tokio_runtime.rs checks that section).
+    // features this build does not have. The scenarios are too short for CPU samples
+    // (functions_cpu has no rows) and register no Tokio runtime (tests/tokio_runtime.rs
+    // checks that section).
     let mut optional = vec![
         ".threads.rows[].cpu_percent",
         ".threads.rows[].max_cpu_percent",
         ".functions_cpu.rows[]",
         ".tokio_runtime",
+        // Only backends that report their bound have it (std does not).
+        ".channels.rows[].capacity",
     ];
     if cfg!(not(feature = "hotpath-alloc")) {
         optional.extend([
@@ -62,6 +69,8 @@ fn real_report_has_the_golden_fields() {
             ".threads.alloc",
             ".threads.rows[].alloc_bytes",
             ".threads.rows[].dealloc_bytes",
+            ".futures.rows[].alloc_bytes_avg",
+            ".futures.rows[].allocs_avg",
         ]);
     }
     if cfg!(not(all(feature = "hotpath-cpu", target_os = "linux"))) {

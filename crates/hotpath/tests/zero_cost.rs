@@ -63,6 +63,12 @@ fn annotated_code_runs_the_same_with_the_feature_off_and_on() {
         assert!(text.contains(row), "missing {row} in:\n{text}");
     }
     assert!(!text.contains("Acc::get"), "#[hotpath::skip] is honoured:\n{text}");
+    for section in ["\nfutures - ", "\nchannels - ", "\nmutexes - ", "\nrw-locks - "] {
+        assert!(text.contains(section), "missing {section} in:\n{text}");
+    }
+    for row in ["| zero ", "| results ", "| shared "] {
+        assert!(text.contains(row), "missing {row} in:\n{text}");
+    }
 }
 
 #[test]

@@ -57,7 +57,12 @@ pub(crate) fn row<'a>(report: &'a serde_json::Value, name: &str) -> &'a serde_js
 
 /// Column names of the first table whose header starts with `| Function`.
 pub(crate) fn table_columns(text: &str) -> Vec<String> {
-    let header = text.lines().find(|l| l.starts_with("| Function")).unwrap_or_else(|| panic!("no table in:\n{text}"));
+    table_columns_named(text, "| Function")
+}
+
+/// Column names of the first table whose header line starts with `start`.
+pub(crate) fn table_columns_named(text: &str, start: &str) -> Vec<String> {
+    let header = text.lines().find(|l| l.starts_with(start)).unwrap_or_else(|| panic!("no {start} table in:\n{text}"));
     header.split('|').map(str::trim).filter(|c| !c.is_empty()).map(String::from).collect()
 }
 
@@ -97,7 +102,61 @@ pub(crate) fn table_with_column(text: &str, column: &str) -> Vec<Vec<String>> {
     rows
 }
 
-/// Starts one profiling session for an in-process test binary (no report printed).
+/// Logs a result for a behaviour comparison (see `same_behaviour!`).
+pub(crate) fn rec<T: std::fmt::Debug>(log: &mut Vec<String>, value: T) {
+    log.push(format!("{value:?}"));
+}
+
+/// Runs `$body` on the plain pair, then on the wrapped pair, logging every result with
+/// `rec`; the two logs must be identical. Evaluates to the log.
+#[allow(unused_macros)]
+macro_rules! same_behaviour {
+    ($plain:expr, $wrapped:expr, |$tx:ident, $rx:ident, $log:ident| $body:block) => {{
+        #[allow(unused_mut)]
+        let plain = {
+            let mut $log: Vec<String> = Vec::new();
+            let ($tx, $rx) = $plain;
+            $body;
+            $log
+        };
+        #[allow(unused_mut)]
+        let wrapped = {
+            let mut $log: Vec<String> = Vec::new();
+            let ($tx, $rx) = $wrapped;
+            $body;
+            $log
+        };
+        assert_eq!(plain, wrapped, "wrapping changed the behaviour");
+        plain
+    }};
+}
+
+/// `same_behaviour!` for an async body, each side on its own current-thread runtime.
+#[allow(unused_macros)]
+macro_rules! same_behaviour_async {
+    ($plain:expr, $wrapped:expr, |$tx:ident, $rx:ident, $log:ident| $body:block) => {{
+        let run = || tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        #[allow(unused_mut)]
+        let plain = run().block_on(async {
+            let mut $log: Vec<String> = Vec::new();
+            let ($tx, $rx) = $plain;
+            $body;
+            $log
+        });
+        #[allow(unused_mut)]
+        let wrapped = run().block_on(async {
+            let mut $log: Vec<String> = Vec::new();
+            let ($tx, $rx) = $wrapped;
+            $body;
+            $log
+        });
+        assert_eq!(plain, wrapped, "wrapping changed the behaviour");
+        plain
+    }};
+}
+
+/// Starts one profiling session for the whole test binary (report output off), so
+/// tests running in parallel share it; each reads its own rows by label.
 #[cfg(feature = "hotpath")]
 pub(crate) fn session() {
     use hotpath::__private::{MainConfig, MainGuard};
@@ -111,4 +170,10 @@ pub(crate) fn live_io_row(name: &str) -> hotpath::__private::model::IoRow {
     let report = hotpath::__private::snapshot().expect("session started");
     let rows = report.io.map(|s| s.rows).unwrap_or_default();
     rows.iter().find(|r| r.name == name).cloned().unwrap_or_else(|| panic!("no io row {name} in {rows:#?}"))
+}
+
+/// A fresh report (a live snapshot).
+#[cfg(feature = "hotpath")]
+pub(crate) fn report() -> hotpath::__private::model::Report {
+    hotpath::__private::snapshot().expect("session started")
 }
