@@ -20,6 +20,8 @@ pub(crate) enum Value {
     Str(String),
     Int(u64),
     Float(f64),
+    /// `true` or `false`.
+    Bool(bool),
     /// `[a, b, c]` of numeric literals.
     List(Vec<(f64, Span)>),
     /// Anything else, such as a path or an expression, as written.
@@ -32,6 +34,7 @@ impl Value {
             Value::Str(_) => "a string",
             Value::Int(_) => "an integer",
             Value::Float(_) => "a number",
+            Value::Bool(_) => "a boolean",
             Value::List(_) => "a list",
             Value::Tokens(_) => "a path or expression",
         }
@@ -86,6 +89,9 @@ pub(crate) fn split_top_level_commas(tokens: TokenStream) -> Vec<Vec<TokenTree>>
 fn parse_value(tokens: &[TokenTree]) -> Result<Value, Error> {
     match tokens {
         [TokenTree::Literal(lit)] => parse_literal(lit),
+        // `true` and `false` are identifiers in token streams, not literals.
+        [TokenTree::Ident(i)] if i.to_string() == "true" => Ok(Value::Bool(true)),
+        [TokenTree::Ident(i)] if i.to_string() == "false" => Ok(Value::Bool(false)),
         [TokenTree::Group(g)] if g.delimiter() == Delimiter::Bracket => {
             let mut items = Vec::new();
             for item in split_top_level_commas(g.stream()) {

@@ -13,6 +13,7 @@ mod expand;
 #[cfg(not(feature = "hotpath"))]
 mod inert;
 mod spec;
+mod wrap_spec;
 
 use proc_macro::TokenStream;
 
@@ -86,4 +87,62 @@ pub fn tokio_runtime(input: TokenStream) -> TokenStream {
         #[cfg(not(feature = "hotpath"))]
         Ok(args) => inert::tokio_runtime(args.handle),
     }
+}
+
+/// Wraps a byte-level I/O value so its reads and writes are measured; see `hotpath::io`.
+#[proc_macro]
+pub fn io(input: TokenStream) -> TokenStream {
+    match spec::io_args(input) {
+        Err(e) => e.to_tokens(),
+        #[cfg(feature = "hotpath")]
+        Ok((args, expr)) => expand::io(&args, expr.into()).into(),
+        #[cfg(not(feature = "hotpath"))]
+        Ok((_, expr)) => {
+            let group = proc_macro::Group::new(proc_macro::Delimiter::Parenthesis, expr);
+            proc_macro::TokenTree::from(group).into()
+        }
+    }
+}
+
+/// Expands a wrapping macro: the expression unchanged without the feature, wrapped with it.
+fn wrap(input: TokenStream, spec: wrap_spec::WrapMacro) -> TokenStream {
+    match wrap_spec::wrap_args(input, spec) {
+        Err(e) => e.to_tokens(),
+        #[cfg(feature = "hotpath")]
+        Ok(args) => expand::wrap(spec, args).into(),
+        #[cfg(not(feature = "hotpath"))]
+        Ok(args) => {
+            proc_macro::TokenTree::from(proc_macro::Group::new(proc_macro::Delimiter::Parenthesis, args.expr)).into()
+        }
+    }
+}
+
+/// Measures a future: polls, busy and wall time, cancellation; see `hotpath::future`.
+#[proc_macro]
+pub fn future(input: TokenStream) -> TokenStream {
+    wrap(input, wrap_spec::FUTURE)
+}
+
+/// Measures a stream's instances and items; see `hotpath::stream`.
+#[proc_macro]
+pub fn stream(input: TokenStream) -> TokenStream {
+    wrap(input, wrap_spec::STREAM)
+}
+
+/// Measures the messages through a channel; see `hotpath::channel`.
+#[proc_macro]
+pub fn channel(input: TokenStream) -> TokenStream {
+    wrap(input, wrap_spec::CHANNEL)
+}
+
+/// Measures acquisitions of a mutex; see `hotpath::mutex`.
+#[proc_macro]
+pub fn mutex(input: TokenStream) -> TokenStream {
+    wrap(input, wrap_spec::MUTEX)
+}
+
+/// Measures reads and writes of an RwLock; see `hotpath::rw_lock`.
+#[proc_macro]
+pub fn rw_lock(input: TokenStream) -> TokenStream {
+    wrap(input, wrap_spec::RW_LOCK)
 }

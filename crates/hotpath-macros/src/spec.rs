@@ -165,6 +165,67 @@ pub(crate) fn tokio_runtime_args(tokens: TokenStream) -> Result<TokioRuntimeArgs
     Ok(out)
 }
 
+/// Parameters of `io!(expression, label = "...", iter = true)`.
+#[cfg_attr(not(feature = "hotpath"), allow(dead_code))]
+#[derive(Default)]
+pub(crate) struct IoArgs {
+    pub(crate) label: Option<String>,
+    pub(crate) iter: bool,
+}
+
+/// Splits `io!(expr, label = "...", iter = true)` into the expression tokens and its
+/// parameters. Parameters are the trailing `name = value` chunks, so an expression
+/// with top-level commas (a turbofish, a closure) stays whole.
+pub(crate) fn io_args(tokens: TokenStream) -> Result<(IoArgs, TokenStream), Error> {
+    let usage = "expected `io!(expression)` or `io!(expression, label = \"...\", iter = true)`";
+    let chunks = args::split_top_level_commas(tokens.clone());
+    let first_param = chunks.iter().rposition(|c| !is_param(c)).map_or(0, |last_expr| last_expr + 1);
+    if first_param == 0 {
+        let span = chunks.iter().flatten().next().map_or_else(Span::call_site, TokenTree::span);
+        return Err(Error::new(span, usage));
+    }
+    // The expression is every token before the comma that opens the parameters.
+    let mut commas = 0;
+    let mut expr = Vec::new();
+    let mut params = Vec::new();
+    for tt in tokens {
+        if commas < first_param {
+            if matches!(&tt, TokenTree::Punct(p) if p.as_char() == ',') {
+                commas += 1;
+                if commas == first_param {
+                    continue;
+                }
+            }
+            expr.push(tt);
+        } else {
+            params.push(tt);
+        }
+    }
+    let mut out = IoArgs::default();
+    for arg in args::parse(params.into_iter().collect())? {
+        match arg.name.as_str() {
+            "label" => out.label = Some(label_value(&arg)?),
+            "iter" => match arg.value {
+                Value::Bool(b) => out.iter = b,
+                ref other => return Err(wrong_kind(&arg, other, "`true` or `false`")),
+            },
+            _ => return Err(unknown(&arg, "hotpath::io!", &["label", "iter"])),
+        }
+    }
+    Ok((out, expr.into_iter().collect()))
+}
+
+/// A `name = value` chunk (a lone `=`, not `==` or `=>`), or an empty one.
+fn is_param(chunk: &[TokenTree]) -> bool {
+    match chunk {
+        [] => true,
+        [TokenTree::Ident(_), TokenTree::Punct(eq), ..] => {
+            eq.as_char() == '=' && eq.spacing() == proc_macro::Spacing::Alone
+        }
+        _ => false,
+    }
+}
+
 /// Checks, without `syn`, that `#[measure]` sits on a non-`const` function.
 pub(crate) fn measured_item(item: &TokenStream) -> Result<(), Error> {
     for tt in item.clone() {

@@ -23,7 +23,13 @@ pub fn render_table(report: &Report) -> String {
         report.functions_timing.as_ref().map(|s| s.render(meta)),
         report.functions_alloc.as_ref().map(|s| s.render(meta)),
         report.functions_cpu.as_ref().map(|s| s.render(meta)),
+        report.futures.as_ref().map(|s| s.render(meta)),
+        report.streams.as_ref().map(|s| s.render(meta)),
+        report.channels.as_ref().map(|s| s.render(meta)),
+        report.mutexes.as_ref().map(|s| s.render(meta)),
+        report.rw_locks.as_ref().map(|s| s.render(meta)),
         report.threads.as_ref().map(|s| s.render(meta)),
+        report.io.as_ref().map(|s| s.render(meta)),
         report.tokio_runtime.as_ref().map(|s| s.render(meta)),
     ];
     for text in sections.into_iter().flatten() {

@@ -2,9 +2,15 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::channels::Channels;
 use crate::functions::FunctionsTiming;
 use crate::functions_alloc::FunctionsAlloc;
 use crate::functions_cpu::FunctionsCpu;
+use crate::futures::Futures;
+use crate::io::IoSection;
+use crate::mutexes::Mutexes;
+use crate::rw_locks::RwLocks;
+use crate::streams::Streams;
 use crate::threads::Threads;
 use crate::tokio_runtime::TokioRuntimes;
 
@@ -29,12 +35,30 @@ pub struct Report {
     /// CPU samples of measured functions (`hotpath-cpu`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub functions_cpu: Option<FunctionsCpu>,
+    /// `future!` sites and measured async functions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub futures: Option<Futures>,
+    /// `stream!` sites.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub streams: Option<Streams>,
+    /// `channel!` sites.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channels: Option<Channels>,
+    /// `mutex!` sites.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mutexes: Option<Mutexes>,
+    /// `rw_lock!` sites.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rw_locks: Option<RwLocks>,
     /// Per-thread CPU and memory (`threads` feature, on by default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub threads: Option<Threads>,
     /// Tokio runtimes registered with `tokio_runtime!()` (`tokio` feature).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tokio_runtime: Option<TokioRuntimes>,
+    /// Byte-level I/O through `io!` wrappers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub io: Option<IoSection>,
 }
 
 /// Facts about the profiled run that apply to every section.
@@ -132,8 +156,14 @@ impl Report {
         self.functions_timing.as_ref().is_none_or(|s| s.rows.is_empty())
             && self.functions_alloc.as_ref().is_none_or(|s| s.rows.is_empty())
             && self.functions_cpu.as_ref().is_none_or(|s| s.samples == 0)
+            && self.futures.as_ref().is_none_or(|s| s.rows.is_empty())
+            && self.streams.as_ref().is_none_or(|s| s.rows.is_empty())
+            && self.channels.as_ref().is_none_or(|s| s.rows.is_empty())
+            && self.mutexes.as_ref().is_none_or(|s| s.rows.is_empty())
+            && self.rw_locks.as_ref().is_none_or(|s| s.rows.is_empty())
             && self.threads.as_ref().is_none_or(|s| s.rows.is_empty())
             && self.tokio_runtime.as_ref().is_none_or(|s| s.runtimes.is_empty())
+            && self.io.as_ref().is_none_or(|s| s.rows.is_empty())
     }
 }
 

@@ -4,10 +4,130 @@
 //! docs/JSON_SCHEMA.md, then regenerate with `UPDATE_GOLDEN=1 cargo test -p hotpath-model`.
 
 use hotpath_model::{
-    AllocTotals, FunctionAlloc, FunctionCpu, FunctionTiming, FunctionsAlloc, FunctionsCpu, FunctionsTiming,
-    Percentiles, Report, ThreadRow, Threads, TokioFlag, TokioPoint, TokioRuntime, TokioRuntimes, TokioWorker,
-    SCHEMA_VERSION,
+    AllocTotals, ChannelRow, Channels, DurationStats, FunctionAlloc, FunctionCpu, FunctionTiming, FunctionsAlloc,
+    FunctionsCpu, FunctionsTiming, FutureRow, Futures, IoControl, IoRow, IoSection, IoTransfer, LockTiming, MutexRow,
+    Mutexes, Percentiles, Report, RwLockRow, RwLocks, StreamRow, Streams, ThreadRow, Threads, TokioFlag, TokioPoint,
+    TokioRuntime, TokioRuntimes, TokioWorker, SCHEMA_VERSION,
 };
+
+fn durations(count: u64, avg: u64, p: [u64; 3]) -> DurationStats {
+    let mut d = DurationStats::default();
+    d.count = count;
+    d.total_ns = count * avg;
+    d.avg_ns = avg;
+    d.max_ns = p[2];
+    d.percentiles_ns = Percentiles(vec![(50.0, p[0]), (95.0, p[1]), (99.9, p[2])]);
+    d
+}
+
+fn lock(acquisitions: u64, contended: u64, wait: DurationStats, hold: DurationStats) -> LockTiming {
+    let mut l = LockTiming::default();
+    l.acquisitions = acquisitions;
+    l.contended = contended;
+    l.wait = wait;
+    l.hold = hold;
+    l
+}
+
+/// One row of every async and concurrency section.
+fn flow_sections(report: &mut Report) {
+    let mut future = FutureRow::default();
+    future.name = "fetch-with-timeout".into();
+    future.file = "examples/demo.rs".into();
+    future.line = 90;
+    future.kind = "future".into();
+    future.calls = 5;
+    future.cancelled = 10;
+    future.polls = 25;
+    future.busy_ns = 120_000;
+    future.wall = durations(5, 5_100_000, [5_050_000, 5_300_000, 5_400_000]);
+    future.alloc_bytes_avg = Some(512);
+    future.allocs_avg = Some(3);
+    let mut futures = Futures::default();
+    futures.total_futures = 4;
+    futures.rows = vec![future];
+    report.futures = Some(futures);
+
+    let mut stream = StreamRow::default();
+    stream.name = "rows".into();
+    stream.file = "examples/demo.rs".into();
+    stream.line = 101;
+    stream.item_type = "Record".into();
+    stream.instances = 3;
+    stream.active = 1;
+    stream.completed = 1;
+    stream.cancelled = 1;
+    stream.items = 600;
+    stream.lifetime_ns = 300_000_000;
+    stream.items_per_sec = 2000.0;
+    stream.item_interval = durations(20, 500_000, [450_000, 900_000, 2_000_000]);
+    let mut streams = Streams::default();
+    streams.total_streams = 1;
+    streams.rows = vec![stream];
+    report.streams = Some(streams);
+
+    let mut channel = ChannelRow::default();
+    channel.name = "jobs".into();
+    channel.file = "examples/demo.rs".into();
+    channel.line = 120;
+    channel.kind = "tokio::mpsc".into();
+    channel.message_type = "Job".into();
+    channel.capacity = Some(64);
+    channel.instances = 1;
+    channel.closed_instances = 0;
+    channel.state = "open".into();
+    channel.sent = 1500;
+    channel.received = 1400;
+    channel.queue_len = 100;
+    channel.max_queue_len = 64;
+    channel.blocked = durations(36, 8_000_000, [7_500_000, 9_000_000, 12_000_000]);
+    channel.latency = durations(1400, 750_000_000, [760_000_000, 1_270_000_000, 1_320_000_000]);
+    channel.slow_consumer = true;
+    channel.slow_consumer_now = false;
+    let mut channels = Channels::default();
+    channels.slow_consumer_rule =
+        "queue rose in >= 7 of 9 steps between 10 samples >= 100 ms apart, by >= 16 messages".into();
+    channels.total_channels = 3;
+    channels.rows = vec![channel];
+    report.channels = Some(channels);
+
+    let mut mutex = MutexRow::default();
+    mutex.name = "ledger".into();
+    mutex.file = "examples/demo.rs".into();
+    mutex.line = 140;
+    mutex.kind = "std".into();
+    mutex.data_type = "Vec<u64>".into();
+    mutex.instances = 1;
+    mutex.lock = lock(
+        41,
+        30,
+        durations(41, 4_000_000, [4_100_000, 6_200_000, 6_400_000]),
+        durations(41, 2_100_000, [2_080_000, 2_300_000, 2_500_000]),
+    );
+    let mut mutexes = Mutexes::default();
+    mutexes.total_mutexes = 1;
+    mutexes.rows = vec![mutex];
+    report.mutexes = Some(mutexes);
+
+    let mut rw = RwLockRow::default();
+    rw.name = "config".into();
+    rw.file = "examples/demo.rs".into();
+    rw.line = 141;
+    rw.kind = "parking_lot".into();
+    rw.data_type = "Config".into();
+    rw.instances = 1;
+    rw.reads = lock(40, 2, durations(40, 10_000, [0, 40_000, 90_000]), durations(40, 300, [250, 900, 1_000]));
+    rw.writes = lock(
+        2,
+        2,
+        durations(2, 2_000_000, [1_900_000, 2_100_000, 2_100_000]),
+        durations(2, 1_050_000, [1_040_000, 1_060_000, 1_060_000]),
+    );
+    let mut rw_locks = RwLocks::default();
+    rw_locks.total_rw_locks = 1;
+    rw_locks.rows = vec![rw];
+    report.rw_locks = Some(rw_locks);
+}
 
 fn sample() -> Report {
     let mut report = Report::default();
@@ -121,6 +241,8 @@ fn sample() -> Report {
     threads.rows = vec![thread];
     report.threads = Some(threads);
     report.tokio_runtime = Some(tokio_runtime());
+    report.io = Some(io_sample());
+    flow_sections(&mut report);
     report
 }
 
@@ -181,6 +303,78 @@ fn tokio_runtime() -> TokioRuntimes {
     section.tokio_unstable = true;
     section.total_runtimes = 1;
     section.runtimes = vec![runtime];
+    section
+}
+
+fn io_sample() -> IoSection {
+    let mut redis = IoRow::default();
+    redis.name = "redis".into();
+    redis.label = Some("redis".into());
+    redis.file = "examples/basic_redis_io.rs".into();
+    redis.line = 30;
+    redis.type_name = "tokio::net::tcp::stream::TcpStream".into();
+    redis.instances = 1;
+    let mut read = IoTransfer::default();
+    read.ops = 4;
+    read.bytes = 40;
+    read.timed_ops = 4;
+    read.timed_bytes = 40;
+    read.timed_ns = 200_000;
+    read.avg_ns = 50_000;
+    read.min_ns = 30_000;
+    read.max_ns = 90_000;
+    read.percentiles_ns = Percentiles(vec![(50.0, 40_000), (95.0, 90_000), (99.9, 90_000)]);
+    read.bytes_per_sec = Some(200_000);
+    redis.read = read;
+    let mut write = IoTransfer::default();
+    write.ops = 4;
+    write.bytes = 60;
+    write.errors = 1;
+    write.timed_ops = 4;
+    write.timed_bytes = 60;
+    write.timed_ns = 40_000;
+    write.avg_ns = 10_000;
+    write.min_ns = 8_000;
+    write.max_ns = 14_000;
+    write.percentiles_ns = Percentiles(vec![(50.0, 9_000), (95.0, 14_000), (99.9, 14_000)]);
+    write.bytes_per_sec = Some(1_500_000);
+    redis.write = write;
+    let mut flush = IoControl::default();
+    flush.ops = 2;
+    flush.timed_ops = 2;
+    flush.timed_ns = 600;
+    redis.flush = flush;
+    let mut shutdown = IoControl::default();
+    shutdown.ops = 1;
+    shutdown.errors = 1;
+    shutdown.timed_ops = 1;
+    shutdown.timed_ns = 2_000;
+    redis.shutdown = shutdown;
+
+    let mut conn = IoRow::default();
+    conn.name = "examples/io_server.rs:41".into();
+    conn.file = "examples/io_server.rs".into();
+    conn.line = 41;
+    conn.type_name = "std::net::tcp::TcpStream".into();
+    conn.iter = false;
+    conn.instances = 100;
+    let mut read = IoTransfer::default();
+    read.ops = 300;
+    read.bytes = 12_800;
+    read.timed_ops = 300;
+    read.timed_bytes = 12_800;
+    read.timed_ns = 3_000_000;
+    read.avg_ns = 10_000;
+    read.min_ns = 2_000;
+    read.max_ns = 80_000;
+    read.percentiles_ns = Percentiles(vec![(50.0, 8_000), (95.0, 30_000), (99.9, 80_000)]);
+    read.bytes_per_sec = Some(4_266_667);
+    conn.read = read;
+
+    let mut section = IoSection::default();
+    section.total_entries = 2;
+    section.time_sampling_rate = 1.0;
+    section.rows = vec![redis, conn];
     section
 }
 

@@ -68,6 +68,22 @@ pub(crate) fn ns_per_tick() -> f64 {
     anchor.instant.elapsed().as_nanos() as f64 / ticks as f64
 }
 
+/// About `ms` milliseconds in ticks, without waiting: exact for the monotonic clock; for
+/// the TSC, scaled from the ticks counted since [`init`] once a millisecond has passed,
+/// and a 4 GHz guess before that (so the first interval of a sampler may run short).
+pub(crate) fn ticks_in_ms(ms: u64) -> u64 {
+    let Some(anchor) = ANCHOR.get() else { return ms * 1_000_000 };
+    if !USE_TSC.load(Relaxed) {
+        return ms * 1_000_000;
+    }
+    let elapsed = anchor.instant.elapsed().as_nanos() as u64;
+    if elapsed < 1_000_000 {
+        return ms * 4_000_000;
+    }
+    let ticks = now().saturating_sub(anchor.ticks);
+    (ticks as f64 / elapsed as f64 * ms as f64 * 1_000_000.0) as u64
+}
+
 /// Converts a tick count with a ratio from [`ns_per_tick`].
 #[inline]
 pub(crate) fn to_ns(ticks: u64, ratio: f64) -> u64 {

@@ -163,6 +163,8 @@ pub(crate) struct Config {
     /// How often `tokio_runtime!()` runtimes are sampled.
     #[cfg_attr(not(feature = "tokio"), allow(dead_code))]
     pub(crate) tokio_runtime_interval_ms: u64,
+    /// Fraction of `io!` operations whose duration is measured (counts are always exact).
+    pub(crate) time_sampling_rate: f64,
 }
 
 impl Config {
@@ -184,6 +186,7 @@ impl Config {
             cpu_hz: DEFAULT_CPU_HZ,
             cpu_output: main.cpu_output.map(PathBuf::from),
             tokio_runtime_interval_ms: DEFAULT_TOKIO_RUNTIME_INTERVAL_MS,
+            time_sampling_rate: 1.0,
         };
         let mut warnings = Vec::new();
         let mut warn = |name: &str, value: &str, problem: &str, kept: String| {
@@ -287,6 +290,17 @@ impl Config {
                     &v,
                     "is not a number of milliseconds in 1..=60000",
                     DEFAULT_TOKIO_RUNTIME_INTERVAL_MS.to_string(),
+                ),
+            }
+        }
+        if let Some(v) = env("HOTPATH_TIME_SAMPLING_RATE") {
+            match v.trim().parse::<f64>() {
+                Ok(rate) if (0.0..=1.0).contains(&rate) => config.time_sampling_rate = rate,
+                _ => warn(
+                    "HOTPATH_TIME_SAMPLING_RATE",
+                    &v,
+                    "is not a number in 0..=1 (0 counts without timing)",
+                    config.time_sampling_rate.to_string(),
                 ),
             }
         }
@@ -404,13 +418,19 @@ mod tests {
                 ("HOTPATH_FOCUS", "/[/"),
                 ("HOTPATH_PERCENTILES", "50,101"),
                 ("HOTPATH_CLOCK", "sundial"),
+                ("HOTPATH_TIME_SAMPLING_RATE", "1.5"),
             ],
         );
         assert_eq!(c.limit, DEFAULT_LIMIT);
         assert_eq!(c.format, Format::Table);
         assert!(c.focus.is_none());
         assert_eq!(c.percentiles, DEFAULT_PERCENTILES);
-        assert_eq!(w.len(), 5);
+        assert_eq!(c.time_sampling_rate, 1.0);
+        assert_eq!(w.len(), 6);
+        assert_eq!(
+            w[5],
+            "HOTPATH_TIME_SAMPLING_RATE=\"1.5\" is not a number in 0..=1 (0 counts without timing); using 1"
+        );
         assert_eq!(w[0], "HOTPATH_OUTPUT_FORMAT=\"xml\" is not one of table, json, json-pretty, none; using table");
         assert_eq!(w[1], "HOTPATH_LIMIT=\"abc\" is not a row count (0 shows all); using 15");
         assert!(w.iter().all(|l| !l.contains('\n')));
@@ -487,6 +507,17 @@ mod tests {
                     "HOTPATH_TOKIO_RUNTIME_INTERVAL_MS={bad:?} is not a number of milliseconds in 1..=60000; using 1000"
                 )]
             );
+        }
+    }
+
+    #[test]
+    fn time_sampling_rate() {
+        let rate = |v: &str| resolve(MainConfig::new("m"), &[("HOTPATH_TIME_SAMPLING_RATE", v)]);
+        assert_eq!(rate("0.25").0.time_sampling_rate, 0.25);
+        assert_eq!(rate("0").0.time_sampling_rate, 0.0);
+        for bad in ["-0.1", "NaN", "all"] {
+            let (c, w) = rate(bad);
+            assert_eq!((c.time_sampling_rate, w.len()), (1.0, 1), "{bad}");
         }
     }
 

@@ -128,8 +128,15 @@ impl Histogram {
 
     #[cfg(test)]
     pub(crate) fn record(&mut self, v: u64) {
-        let (k, sub) = index(v);
-        self.add(k, sub, 1);
+        self.record_n(v, 1);
+    }
+
+    /// Counts `n` occurrences of `v`.
+    pub(crate) fn record_n(&mut self, v: u64, n: u64) {
+        if n > 0 {
+            let (k, sub) = index(v);
+            self.add(k, sub, n);
+        }
     }
 
     fn add(&mut self, k: usize, sub: usize, n: u64) {

@@ -10,12 +10,18 @@
 
 #[cfg(feature = "alloc")]
 mod alloc;
+pub mod channels;
 mod clock;
 mod config;
 #[cfg(feature = "cpu")]
 mod cpu;
+mod durations;
+mod entries;
 mod functions;
+mod futures;
 mod histogram;
+mod io;
+pub mod locks;
 mod memory;
 #[cfg(any(feature = "alloc", feature = "threads"))]
 mod os;
@@ -24,6 +30,7 @@ mod server;
 mod session;
 #[cfg(unix)]
 mod signals;
+pub mod streams;
 mod sync;
 mod thread;
 #[cfg(feature = "threads")]
@@ -33,12 +40,17 @@ mod tokio_runtime;
 
 #[cfg(feature = "alloc")]
 pub use alloc::CountingAllocator;
+pub use channels::{channel, InstrumentChannel};
 pub use config::MainConfig;
+pub use entries::WrapSite;
 pub use functions::{FnGuard, FnSite, MeasuredFuture, SiteName};
 pub use hotpath_model as model;
+pub use io::{io_unwrap, Io, IoSite};
+pub use locks::{mutex, rw_lock, InstrumentMutex, InstrumentRwLock};
 pub use memory::profiler_bytes;
 pub use server::{mount, ChunkedBody, HttpRequest, Mount, MountConnection};
 pub use session::{snapshot, MainGuard};
+pub use streams::{stream, MeasuredStream};
 #[cfg(feature = "tokio")]
 pub use tokio_runtime::{monitor_tokio, monitor_tokio_current, TokioSite};
 

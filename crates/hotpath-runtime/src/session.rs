@@ -9,7 +9,8 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use hotpath_model::{Report, SCHEMA_VERSION};
 
 use crate::config::{Config, MainConfig};
-use crate::{clock, functions, memory, output, thread};
+use crate::functions::SiteKind;
+use crate::{clock, functions, io, memory, output, thread};
 
 /// The runtime switch every instrument reads first (one relaxed load).
 static ENABLED: AtomicBool = AtomicBool::new(false);
@@ -89,6 +90,7 @@ impl MainGuard {
         clock::init(config.allow_tsc);
         #[cfg(feature = "alloc")]
         crate::alloc::set_inclusive(config.alloc_inclusive);
+        io::set_rate(config.time_sampling_rate);
         let started_unix_ms = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
         let _ = SESSION.set(Session { config, started: Instant::now(), started_unix_ms, warnings });
         ENABLED.store(true, Ordering::Release);
@@ -164,8 +166,9 @@ fn build(session: &Session, end: End) -> Report {
 fn build_with(session: &Session, config: &Config, end: End) -> Report {
     let wall = session.started.elapsed();
     let totals = thread::collect();
+    let io_totals = io::collect();
     // Calibration may wait up to 1 ms; skip it when there is nothing to convert.
-    let measured = totals.iter().any(|t| t.calls + t.cancelled > 0);
+    let measured = totals.iter().any(|t| t.calls + t.cancelled > 0) || io::timed(&io_totals) || crate::entries::any();
     let ratio = if measured { clock::ns_per_tick() } else { 1.0 };
     let mut report = Report::default();
     report.schema_version = SCHEMA_VERSION;
@@ -189,8 +192,9 @@ fn build_with(session: &Session, config: &Config, end: End) -> Report {
             "{n} threads started while 16384 were alive; their allocations are attributed to functions but missing from the threads view"
         )),
     }
-    let named = functions::named(&totals);
+    let named = functions::named(&totals, |site| site.kind() == SiteKind::Function);
     report.functions_timing = functions::section(&named, ratio, config);
+    report.io = io::section(&io_totals, ratio, config);
     #[cfg(feature = "alloc")]
     {
         report.functions_alloc = crate::alloc::section(&named, config);
@@ -202,6 +206,11 @@ fn build_with(session: &Session, config: &Config, end: End) -> Report {
         }
         report.functions_cpu = crate::cpu::section(config);
     }
+    report.futures = crate::futures::section(&totals, ratio, config);
+    report.streams = crate::streams::section(&totals, ratio, config);
+    report.channels = crate::channels::section(&totals, ratio, config);
+    report.mutexes = crate::locks::mutexes(&totals, ratio, config);
+    report.rw_locks = crate::locks::rw_locks(&totals, ratio, config);
     #[cfg(feature = "threads")]
     {
         report.threads = crate::threads::section(config.threads_limit);

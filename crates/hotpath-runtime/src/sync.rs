@@ -14,3 +14,16 @@ pub(crate) fn bump(counter: &AtomicU64, by: u64) {
 pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
+
+/// Keeps `T` on cache lines of its own, so counters written by producers and by
+/// consumers do not share a line (128 bytes: adjacent-line prefetch pairs lines on x86).
+#[repr(align(128))]
+#[derive(Default)]
+pub(crate) struct Padded<T>(pub(crate) T);
+
+impl<T> std::ops::Deref for Padded<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}

@@ -4,6 +4,7 @@
 //!
 //! cargo bench -p hotpath --bench overhead [--features hotpath] -- [overhead|memory N T|startup]
 
+#[allow(dead_code)] // the I/O modes are driven by the io_overhead bench
 #[path = "support/harness.rs"]
 mod harness;
 

@@ -27,6 +27,12 @@
 //! }
 //! ```
 //!
+//! Async pipelines and shared state are measured by wrapping values:
+//! [`future!`], [`stream!`], [`channel!`] (std, and tokio, futures, crossbeam, flume,
+//! async-channel behind features), [`mutex!`] and [`rw_lock!`] (std, and parking_lot,
+//! tokio). Without the feature they return their argument unchanged; [`wrap`] names the
+//! wrapped types in both modes.
+//!
 //! ## Cost
 //!
 //! - Feature **off**: every macro expands to its input; the only dependency is
@@ -43,7 +49,8 @@
 //! "json-pretty" | "none"`, `limit = N` (rows per section, 0 = all) and
 //! `output_path = "file"`. The environment overrides them: `HOTPATH_OUTPUT_FORMAT`,
 //! `HOTPATH_OUTPUT_PATH`, `HOTPATH_LIMIT`, `HOTPATH_PERCENTILES` (`50,95,99.9`),
-//! `HOTPATH_FOCUS` (substring or `/regex/`), `HOTPATH_CLOCK` (`tsc` or `monotonic`).
+//! `HOTPATH_FOCUS` (substring or `/regex/`), `HOTPATH_CLOCK` (`tsc` or `monotonic`),
+//! `HOTPATH_TIME_SAMPLING_RATE` (fraction of [`io!`] operations timed, `0`..=`1`).
 //! A bad value prints one warning line and keeps the configured value.
 //!
 //! ## Live server
@@ -57,6 +64,11 @@
 //! one bind and one thread spawn; then `hp-http-*` threads asleep in `accept` (one, four
 //! once a client came), and a snapshot built off the program's threads at most every
 //! 200 ms while clients poll.
+//!
+//! ## Features
+//!
+//! `hotpath` turns the macros into instrumentation. `tokio` adds tokio's async I/O
+//! traits to [`io!`] wrappers; without `hotpath` it compiles nothing.
 
 #![deny(missing_docs)]
 #![warn(unreachable_pub)]
@@ -123,6 +135,137 @@ pub use hotpath_macros::tokio_runtime;
 
 mod tokio_runtime;
 
+/// Wraps a byte-level I/O value so its reads and writes are measured:
+/// `io!(value)`, `io!(value, label = "name")`, `io!(value, label = "name", iter = true)`.
+///
+/// The value may implement `std::io::Read`, `Write`, `Seek`, `BufRead` and, with
+/// the `tokio` feature, `tokio::io::AsyncRead`, `AsyncWrite`, `AsyncSeek`,
+/// `AsyncBufRead`; the wrapper ([`Io`]) implements the same traits by delegating
+/// to it, and derefs to it, so it is a drop-in replacement:
+///
+/// ```
+/// use std::io::Read;
+///
+/// let mut reader = hotpath::io!(std::io::Cursor::new(vec![1u8, 2, 3]), label = "cursor");
+/// let mut buf = [0u8; 3];
+/// reader.read_exact(&mut buf).unwrap();
+/// reader.set_position(0); // a `Cursor` method, through `Deref`
+/// ```
+///
+/// Each operation counts into one report row per `io!` call site and wrapped type:
+/// operations, bytes, Rate (bytes divided by summed operation time), average and
+/// percentile durations, errors; writes also count flushes (and async shutdowns).
+/// `WouldBlock` and `Interrupted` results are neither operations nor errors. Async
+/// operations are timed from their first poll to `Ready`. Without `label` the row is
+/// named `file:line`. `iter = true` gives every instance its own row (`label`,
+/// `label-2`, ...), so profiler memory then grows with instances; by default it is
+/// bounded by call sites. Seeks and `BufRead` buffer access are delegated unmeasured.
+/// A value wrapped before the `#[hotpath::main]` session starts is passed through
+/// unmeasured for its whole life.
+///
+/// Cost: off, none: the macro returns its argument unchanged. On, per operation a
+/// relaxed load, two clock reads (fewer under `HOTPATH_TIME_SAMPLING_RATE`) and
+/// plain stores to thread-local memory; per instance one lookup of its site's entry.
+pub use hotpath_macros::io;
+
+/// The type `io!` returns: the wrapped type itself when the `hotpath` feature is off.
+#[cfg(not(feature = "hotpath"))]
+pub type Io<T> = T;
+
+/// The type `io!` returns, wrapping a `T`; see [`io!`](crate::io).
+#[cfg(feature = "hotpath")]
+pub use hotpath_runtime::Io;
+
+/// Returns the value an [`io!`](crate::io) wrapper holds, for the wrapped type's
+/// consuming methods (`finish(self)`, `into_inner(self)`). Call `flush()` on the
+/// wrapper first: work done after unwrapping is not measured.
+///
+/// ```
+/// use std::io::Write;
+///
+/// let mut out = hotpath::io!(Vec::new(), label = "buffer");
+/// out.write_all(b"hello")?;
+/// out.flush()?;
+/// let bytes: Vec<u8> = hotpath::io_unwrap(out);
+/// assert_eq!(bytes, b"hello");
+/// # Ok::<(), std::io::Error>(())
+/// ```
+///
+/// Cost: none; with the feature off this is the identity.
+#[cfg(not(feature = "hotpath"))]
+#[inline(always)]
+pub fn io_unwrap<T>(io: Io<T>) -> T {
+    io
+}
+
+/// Returns the value an [`io!`](crate::io) wrapper holds; see the feature-off docs.
+#[cfg(feature = "hotpath")]
+pub use hotpath_runtime::io_unwrap;
+
+/// Measures a future: `future!(fetch(id), label = "fetch")`.
+///
+/// Each poll is timed on the thread that runs it (busy time); the call's wall time runs
+/// from the first poll to `Ready`; a future dropped after its first poll and before
+/// `Ready` counts as cancelled; with `hotpath-alloc`, the allocations of all its polls
+/// are summed per call. Reported in the `futures` section beside `#[measure]`d async
+/// functions. The expression may be anything that implements `IntoFuture`.
+/// Parameter: `label = "name"` (default `file:line`).
+///
+/// Cost: off, none (the expression is returned as is). On, per poll two clock reads and
+/// a few thread-local stores; the output type is `MeasuredFuture<F>`
+/// ([`wrap::Future`]).
+pub use hotpath_macros::future;
+
+/// Measures a stream (`futures_core::Stream`): `stream!(rows, label = "rows")`.
+///
+/// Reports instances, items, completed and active streams, items per second of a
+/// stream's life and the time between items. Rows are keyed by call site and item
+/// type; `iter = true` gives every wrapped stream its own row. Parameters: `label`,
+/// `iter`.
+///
+/// Cost: off, none. On, per poll two clock reads and a few thread-local stores; the
+/// type is `MeasuredStream<S>` ([`wrap::Stream`]).
+pub use hotpath_macros::stream;
+
+/// Measures the messages through a channel: `let (tx, rx) = channel!(mpsc::channel::<Job>(), label = "jobs");`
+///
+/// Takes the `(sender, receiver)` pair a constructor returned and wraps both halves
+/// without rebuilding the channel, so capacity, backpressure, `try_send` errors and the
+/// message type are unchanged. Reports sent, received, current and longest queue,
+/// time senders waited on a full bounded channel, send-to-receive latency (matched in
+/// FIFO order), open/closed, instances, and a slow-consumer flag (the queue keeps
+/// growing for about a second). Rows are keyed by call site and message type, however
+/// many channels are created there; `iter = true` gives each channel its own row.
+///
+/// Backends: `std::sync::mpsc` always; `tokio` (mpsc bounded and unbounded, oneshot,
+/// broadcast, watch), `futures` (mpsc, oneshot), `crossbeam`, `flume`,
+/// `async-channel` behind the features of those names. The halves keep their method
+/// names and signatures and deref to the wrapped halves; name their types through
+/// [`wrap`] to write code that compiles in both modes.
+///
+/// Cost: off, none. On, per message about two atomic increments on lines the profiler
+/// owns, two clock reads and a thread-local histogram write.
+pub use hotpath_macros::channel;
+
+/// Measures a mutex: `let m = mutex!(std::sync::Mutex::new(State::default()), label = "state");`
+///
+/// Reports acquisitions, contended acquisitions (a first `try_lock` found the lock
+/// taken and the caller waited), the wait to acquire and the time guards were held
+/// (average and percentiles). Guards deref to the data; poisoning works as without the
+/// wrapper. std always; `parking_lot` and `tokio` behind their features.
+///
+/// Cost: off, none. On, two clock reads and a thread-local histogram write per
+/// acquisition; a contended one adds one more clock read and write.
+pub use hotpath_macros::mutex;
+
+/// Measures an RwLock: `let l = rw_lock!(std::sync::RwLock::new(config), label = "config");`
+///
+/// As [`mutex!`], with reads and writes reported separately. std always; `parking_lot`
+/// and `tokio` behind their features. Cost: as [`mutex!`].
+pub use hotpath_macros::rw_lock;
+
+pub mod wrap;
+
 /// Items the macro expansions refer to. Not a public API.
 #[cfg(feature = "hotpath")]
 #[doc(hidden)]
@@ -132,7 +275,8 @@ pub mod __private {
     #[cfg(feature = "hotpath-alloc")]
     pub use hotpath_runtime::CountingAllocator;
     pub use hotpath_runtime::{
-        live_threads, model, profiler_bytes, snapshot, FnGuard, FnSite, MainConfig, MainGuard, MeasuredFuture, SiteName,
+        channel, live_threads, model, mutex, profiler_bytes, rw_lock, snapshot, stream, FnGuard, FnSite, Io, IoSite,
+        MainConfig, MainGuard, MeasuredFuture, SiteName, WrapSite,
     };
     #[cfg(feature = "tokio")]
     pub use hotpath_runtime::{monitor_tokio, monitor_tokio_current, sample_tokio_runtimes, TokioSite};

@@ -1,5 +1,5 @@
 //! A real report has exactly the fields of the pinned golden report
-//! (crates/hotpath-model/tests/golden/report_v1.json).
+//! (crates/hotpath-model/tests/golden/report_v1.json), section by section.
 #![cfg(feature = "hotpath")]
 
 mod common;
@@ -22,27 +22,46 @@ fn paths(value: &Value, prefix: &str, out: &mut BTreeSet<String>) {
     }
 }
 
+fn golden() -> Value {
+    serde_json::from_str(include_str!("../../hotpath-model/tests/golden/report_v1.json")).unwrap()
+}
+
+/// Field paths of `value`, keeping those under the top-level keys `keep` accepts.
+fn fields(value: &Value, keep: impl Fn(&str) -> bool) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    paths(value, "", &mut out);
+    out.retain(|p| keep(p.trim_start_matches('.').split(['.', '[']).next().unwrap_or("")));
+    out
+}
+
 #[test]
 fn real_report_has_the_golden_fields() {
-    let golden: Value = serde_json::from_str(include_str!("../../hotpath-model/tests/golden/report_v1.json")).unwrap();
+    let golden = golden();
     let out = run(command("case_exit_paths")
         .env("HOTPATH_OUTPUT_FORMAT", "json")
         .env("HOTPATH_PERCENTILES", "50,95,99.9")
         .env("HOTPATH_FOCUS", "/^case_/")
         .env("HOTPATH_LIMIT", "x"));
     let real = json_report(&out);
-    let (mut want, mut got) = (BTreeSet::new(), BTreeSet::new());
-    paths(&golden, "", &mut want);
-    paths(&real, "", &mut got);
+    // A second program fills the async and concurrency sections. Neither uses io!: the
+    // io section is checked by the next test.
+    let flow = json_report(&run(command("case_flow")
+        .env("HOTPATH_OUTPUT_FORMAT", "json")
+        .env("HOTPATH_PERCENTILES", "50,95,99.9")));
+    let want = fields(&golden, |key| key != "io");
+    let mut got = fields(&real, |key| key != "io");
+    got.extend(fields(&flow, |key| key != "io"));
     // Fields the schema documents as absent until enough samples exist, and those of
-    // features this build does not have.
-    // The scenario is too short for CPU samples (functions_cpu has no rows) and registers
-    // no Tokio runtime (tests/tokio_runtime.rs checks that section).
+    // features this build does not have. The scenarios are too short for CPU samples
+    // (functions_cpu has no rows) and register no Tokio runtime (tests/tokio_runtime.rs
+    // checks that section).
     let mut optional = vec![
         ".threads.rows[].cpu_percent",
         ".threads.rows[].max_cpu_percent",
         ".functions_cpu.rows[]",
         ".tokio_runtime",
+        // Only backends that report their bound have it (std does not).
+        ".channels.rows[].capacity",
     ];
     if cfg!(not(feature = "hotpath-alloc")) {
         optional.extend([
@@ -50,6 +69,8 @@ fn real_report_has_the_golden_fields() {
             ".threads.alloc",
             ".threads.rows[].alloc_bytes",
             ".threads.rows[].dealloc_bytes",
+            ".futures.rows[].alloc_bytes_avg",
+            ".futures.rows[].allocs_avg",
         ]);
     }
     if cfg!(not(all(feature = "hotpath-cpu", target_os = "linux"))) {
@@ -63,4 +84,12 @@ fn real_report_has_the_golden_fields() {
     let missing: Vec<&String> = want.difference(&got).filter(|p| !allowed(p)).collect();
     assert!(missing.is_empty(), "golden fields missing from a real report: {missing:?}");
     assert_eq!(real["schema_version"], golden["schema_version"]);
+}
+
+#[test]
+fn real_io_section_has_the_golden_fields() {
+    let out =
+        run(command("basic_io_async").env("HOTPATH_OUTPUT_FORMAT", "json").env("HOTPATH_PERCENTILES", "50,95,99.9"));
+    let real = json_report(&out);
+    assert_eq!(fields(&real, |key| key == "io"), fields(&golden(), |key| key == "io"));
 }

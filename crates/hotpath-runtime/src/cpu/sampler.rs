@@ -96,7 +96,9 @@ fn sync_timers(timers: &mut HashMap<u64, ThreadTimer>, period_ns: u64, failures:
     timers.retain(|tid, _| alive.contains(tid));
 }
 
-/// Moves published samples from the ring into the profile.
+/// Moves published samples from the ring into the profile. Once the session has
+/// ended the profile is frozen (it is what the written files hold), and samples that
+/// still arrive before the timers are deleted are discarded.
 pub(crate) fn drain() {
     let mut guard = lock(&COLLECTOR);
     // After `finish` the profile is frozen, so the report counts exactly the samples
@@ -105,7 +107,11 @@ pub(crate) fn drain() {
         return;
     }
     let Some(Collector { profile, modules: Some(modules), .. }) = guard.as_mut() else { return };
-    RING.drain(|raw| profile.add(raw, modules));
+    if STOP.load(Ordering::Relaxed) {
+        RING.drain(|_| {});
+    } else {
+        RING.drain(|raw| profile.add(raw, modules));
+    }
 }
 
 /// At the end of the session: last drain, stop sampling, write the files if asked.

@@ -88,6 +88,22 @@ impl SiteCell {
         let _ = (inclusive, exclusive);
     }
 
+    /// Records one duration of a metric site (see `SiteKind::Metric`): count, sum,
+    /// min, max and histogram, as for a completed call.
+    #[inline(always)]
+    pub(crate) fn record(&self, elapsed: u64) {
+        self.complete(elapsed);
+    }
+
+    /// Counts `n` events of a metric site that carry no duration (lock acquisitions,
+    /// stream items), kept in the `polls` counter; returns this thread's new count.
+    #[inline(always)]
+    pub(crate) fn count_events(&self, n: u64) -> u64 {
+        let count = self.polls.load(Relaxed) + n;
+        self.polls.store(count, Relaxed);
+        count
+    }
+
     #[inline(always)]
     fn complete(&self, elapsed: u64) {
         bump(&self.calls, 1);

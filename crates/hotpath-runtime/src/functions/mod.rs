@@ -6,6 +6,7 @@
 //! - `guard`: the sync frame (a guard on the caller's stack).
 //! - `future`: the async frame, pushed and popped on every poll.
 //! - `section`: the `functions-timing` section of the report.
+//! - `metric`: durations of other instruments recorded in the same per-thread cells.
 //! - `buckets`: call-duration histograms at fixed bounds, for Prometheus.
 
 mod buckets;
@@ -13,6 +14,7 @@ mod cell;
 mod frame;
 mod future;
 mod guard;
+mod metric;
 mod section;
 mod site;
 
@@ -21,11 +23,9 @@ pub(crate) use cell::{SiteCell, SiteTotals};
 pub(crate) use frame::Usage;
 pub use future::MeasuredFuture;
 pub use guard::FnGuard;
-#[cfg(any(feature = "alloc", feature = "cpu"))]
-pub(crate) use section::select;
-#[cfg(feature = "alloc")]
-pub(crate) use section::Named;
-pub(crate) use section::{named, section};
+pub(crate) use metric::{count_metric, record_metric};
+pub(crate) use section::{named, section, select, Named};
 #[cfg(all(feature = "cpu", target_os = "linux"))]
 pub(crate) use site::registered as registered_sites;
+pub(crate) use site::SiteKind;
 pub use site::{FnSite, SiteName};

@@ -15,13 +15,13 @@ pub(crate) struct Named {
     pub(crate) totals: SiteTotals,
 }
 
-/// Every site with calls, merged by display name.
-pub(crate) fn named(totals: &[SiteTotals]) -> Vec<Named> {
+/// Every site with calls that `keep` accepts, merged by display name.
+pub(crate) fn named(totals: &[SiteTotals], keep: impl Fn(&FnSite) -> bool) -> Vec<Named> {
     let sites = registered();
     let mut merged: Vec<Named> = Vec::new();
     for (id, t) in totals.iter().enumerate().skip(1) {
         let Some(site) = sites.get(id) else { continue };
-        if t.calls == 0 && t.cancelled == 0 {
+        if (t.calls == 0 && t.cancelled == 0) || !keep(site) {
             continue;
         }
         let name = site.name();

@@ -15,6 +15,18 @@ pub enum SiteName {
     Path(fn() -> &'static str),
 }
 
+/// What a site measures; decides which report section shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SiteKind {
+    /// `#[measure]`, `#[measure_all]`, `measure_block!`: the functions sections.
+    Function,
+    /// `future!`: the futures section (with the async functions).
+    Future,
+    /// One duration of another instrument (channel latency, lock wait, ...). It reuses the
+    /// per-thread cells and their merge; its instrument's section reads it by id.
+    Metric,
+}
+
 /// Static metadata of one measured function or block, emitted by the macros.
 pub struct FnSite {
     id: AtomicU32,
@@ -22,6 +34,7 @@ pub struct FnSite {
     file: &'static str,
     line: u32,
     is_async: bool,
+    kind: SiteKind,
 }
 
 /// Registered sites in id order; index 0 is unused so that id 0 means "unregistered".
@@ -30,7 +43,28 @@ static SITES: Mutex<Vec<&'static FnSite>> = Mutex::new(Vec::new());
 impl FnSite {
     /// A site; `const` so the macros can place it in a `static`.
     pub const fn new(name: SiteName, file: &'static str, line: u32, is_async: bool) -> Self {
-        Self { id: AtomicU32::new(0), name, file, line, is_async }
+        Self { id: AtomicU32::new(0), name, file, line, is_async, kind: SiteKind::Function }
+    }
+
+    /// The site of a `future!`, reported in the futures section only.
+    pub const fn future(name: SiteName, file: &'static str, line: u32) -> Self {
+        Self { id: AtomicU32::new(0), name, file, line, is_async: true, kind: SiteKind::Future }
+    }
+
+    /// A metric site made at run time for an instrument's entry (a cold path: once per
+    /// entry). Leaked like the `static` sites the macros emit; entries are bounded by
+    /// call sites, or by instances with `iter = true`.
+    pub(crate) fn metric() -> &'static Self {
+        let site = Self {
+            id: AtomicU32::new(0),
+            name: SiteName::Label(""),
+            file: "",
+            line: 0,
+            is_async: false,
+            kind: SiteKind::Metric,
+        };
+        crate::memory::allocated(std::mem::size_of::<Self>());
+        crate::memory::untracked(|| Box::leak(Box::new(site)))
     }
 
     /// The site's id, registering it on first use.
@@ -82,6 +116,10 @@ impl FnSite {
 
     pub(crate) fn is_async(&self) -> bool {
         self.is_async
+    }
+
+    pub(crate) fn kind(&self) -> SiteKind {
+        self.kind
     }
 }
 

@@ -10,7 +10,7 @@
 //!
 //! - `routes`: path → handler, and the one table of section endpoints.
 //! - `query`: `?limit=` and `?focus=` for any section.
-//! - `prometheus`: the text exposition.
+//! - `prometheus`, `prometheus_flow`: the text exposition (the second for data-flow and I/O sections).
 //! - `auth`: the constant-time bearer-token check.
 //! - `mount`: the plug-in point for other handlers (`/mcp`).
 
@@ -19,6 +19,7 @@ mod http;
 mod mount;
 mod pool;
 mod prometheus;
+mod prometheus_flow;
 mod query;
 mod routes;
 mod snapshot;

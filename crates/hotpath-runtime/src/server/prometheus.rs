@@ -45,6 +45,7 @@ pub(crate) fn render(snapshot: &Snapshot, stats: &Stats) -> String {
     cpu(&mut out, snapshot);
     threads(&mut out, snapshot);
     tokio(&mut out, snapshot);
+    super::prometheus_flow::render(&mut out, snapshot);
     http(&mut out, stats);
     out
 }
@@ -215,11 +216,11 @@ fn http(out: &mut String, stats: &Stats) {
     }
 }
 
-fn family(out: &mut String, name: &str, kind: &str, help: &str) {
+pub(crate) fn family(out: &mut String, name: &str, kind: &str, help: &str) {
     let _ = write!(out, "# HELP {name} {help}\n# TYPE {name} {kind}\n");
 }
 
-fn sample(out: &mut String, name: &str, labels: &str, value: f64) {
+pub(crate) fn sample(out: &mut String, name: &str, labels: &str, value: f64) {
     if labels.is_empty() {
         let _ = writeln!(out, "{name} {value}");
     } else {
@@ -228,7 +229,7 @@ fn sample(out: &mut String, name: &str, labels: &str, value: f64) {
 }
 
 /// Label values escape backslash, double quote and newline.
-fn escape(value: &str) -> String {
+pub(crate) fn escape(value: &str) -> String {
     value.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n")
 }
 
@@ -249,7 +250,13 @@ mod tests {
             "functions_cpu": {"samples": 12, "rows": [{"name": "app::f", "inclusive_cpu_ns": 120_000_000, "self_cpu_ns": 10_000_000}]},
             "threads": {"rss_bytes": 8_000_000, "rows": [{"name": "main", "tid": 7, "cpu_user_ns": 2_000_000_000u64, "cpu_sys_ns": 1}]},
             "tokio_runtime": {"runtimes": [{"name": "api", "num_workers": 2, "alive_tasks": 5, "global_queue_depth": 1,
-                "workers": [{"index": 0, "busy_ns": 3_000_000, "parks": 4}]}]}
+                "workers": [{"index": 0, "busy_ns": 3_000_000, "parks": 4}]}]},
+            "channels": {"rows": [{"name": "jobs", "sent": 10, "received": 8, "queue_len": 2}]},
+            "futures": {"rows": [{"name": "fetch", "calls": 3, "cancelled": 1, "polls": 9}]},
+            "streams": {"rows": [{"name": "ticks", "items": 40}]},
+            "mutexes": {"rows": [{"name": "state", "lock": {"acquisitions": 7, "contended": 2, "wait": {"total_ns": 5_000}}}]},
+            "rw_locks": {"rows": [{"name": "cfg", "reads": {"acquisitions": 5, "wait": {"total_ns": 0}}, "writes": {"acquisitions": 1, "wait": {"total_ns": 2_000_000_000u64}}}]},
+            "io": {"rows": [{"name": "redis", "read": {"ops": 4, "bytes": 400, "errors": 0}, "write": {"ops": 2, "bytes": 64, "errors": 1}}]}
         });
         snapshot.report = report.as_object().unwrap().clone();
         snapshot.buckets = vec![DurationBuckets {
@@ -275,6 +282,11 @@ mod tests {
             "hotpath_thread_cpu_seconds_total{thread=\"main\",tid=\"7\",mode=\"user\"} 2",
             "hotpath_tokio_worker_busy_seconds_total{runtime=\"api\",worker=\"0\"} 0.003",
             "hotpath_tokio_global_queue_depth{runtime=\"api\"} 1",
+            "hotpath_channel_queue_length{channel=\"jobs\"} 2",
+            "hotpath_mutex_wait_seconds_total{mutex=\"state\"} 0.000005",
+            "hotpath_rw_lock_wait_seconds_total{rw_lock=\"cfg\",mode=\"write\"} 2",
+            "hotpath_io_bytes_total{io=\"redis\",direction=\"read\"} 400",
+            "hotpath_stream_items_total{stream=\"ticks\"} 40",
         ] {
             assert!(text.lines().any(|l| l == line), "{line} in:\n{text}");
         }

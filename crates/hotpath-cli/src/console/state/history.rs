@@ -1,5 +1,5 @@
 //! Rates over time: for every row of every section, the per-second change of each
-//! integer field between two polls, keeping the last [`POINTS`] values. Rows that
+//! integer field (nested ones included, by dotted path) between two polls, keeping the last [`POINTS`] values. Rows that
 //! disappear are forgotten, so memory follows what the server shows.
 
 use std::collections::{HashMap, VecDeque};
@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use serde_json::Value;
 
-use super::table::{row_lists, row_name};
+use super::generic::{flatten, row_lists, row_name};
 
 /// Rate points kept per series (two minutes at the default refresh).
 pub(crate) const POINTS: usize = 120;
@@ -39,9 +39,9 @@ impl History {
             for list in row_lists(value) {
                 for row in value[list.as_str()].as_array().into_iter().flatten() {
                     let Some(name) = row_name(row) else { continue };
-                    for (field, v) in row.as_object().into_iter().flatten() {
+                    for (field, v) in flatten(row) {
                         let Some(v) = v.as_u64() else { continue };
-                        let key = (section.clone(), name.clone(), field.clone());
+                        let key = (section.clone(), name.clone(), field);
                         let mut series =
                             self.series.remove(&key).unwrap_or(Series { value: v, rates: VecDeque::new() });
                         match seconds {

@@ -1,13 +1,12 @@
-//! A section's rows as a table of typed cells. `functions_timing` is read through
-//! the typed model; any other section generically: its lists of row objects, a
-//! name, and one column per scalar field, kind guessed from the field name
-//! (`_ns` durations, `bytes` sizes, integers counts).
+//! A section's rows as a table of typed cells, sortable. `functions_timing` is read
+//! through the typed model; every other section through `generic`.
 
 use std::cmp::Ordering;
 
 use hotpath_model::{format_bytes, format_count, format_duration_ns, percentile_label, FunctionsTiming};
 use serde_json::Value;
 
+use super::generic::{self, row_lists};
 use super::history::History;
 
 /// How a column's values are shown.
@@ -110,8 +109,8 @@ impl Table {
         }
         let lists = row_lists(section);
         match list.map(str::to_string).or_else(|| lists.into_iter().next()) {
-            Some(list) => generic(name, section[list.as_str()].as_array()?, history),
-            None => fields(section),
+            Some(list) => generic::rows(name, section[list.as_str()].as_array()?, history),
+            None => generic::fields(section),
         }
     }
 
@@ -131,26 +130,6 @@ impl Table {
     pub(crate) fn position(&self, name: &str) -> Option<usize> {
         self.rows.iter().position(|r| r.name == name)
     }
-}
-
-/// Fields of `section` holding lists of row objects (`rows`, or `reads` and `writes`).
-pub(crate) fn row_lists(section: &Value) -> Vec<String> {
-    let Some(fields) = section.as_object() else { return Vec::new() };
-    fields
-        .iter()
-        .filter(|(_, v)| v.as_array().is_some_and(|rows| rows.iter().all(Value::is_object)))
-        .map(|(k, _)| k.clone())
-        .collect()
-}
-
-/// The display name of a row: `name`, `label`, or its first text field.
-pub(crate) fn row_name(row: &Value) -> Option<String> {
-    let object = row.as_object()?;
-    ["name", "label", "thread", "source"]
-        .iter()
-        .find_map(|k| object.get(*k).and_then(Value::as_str))
-        .or_else(|| object.values().find_map(Value::as_str))
-        .map(str::to_string)
 }
 
 fn functions_timing(section: &Value, meta: &Value, history: &History) -> Option<Table> {
@@ -191,219 +170,17 @@ fn functions_timing(section: &Value, meta: &Value, history: &History) -> Option<
     Some(Table { columns, rows, counter: Some("calls".into()), counter_kind: Kind::Rate })
 }
 
-/// Fields never shown as columns (they are in the detail pane).
-const HIDDEN: [&str; 3] = ["file", "line", "location"];
-/// Integer fields that identify rather than count: never charted as a rate.
-const IDS: [&str; 6] = ["tid", "pid", "id", "line", "instances", "iter"];
-/// Preferred counters for the rate column and the sparkline, in order.
-const COUNTERS: [&str; 11] = [
-    "calls",
-    "count",
-    "sent_count",
-    "received_count",
-    "polls",
-    "operations",
-    "ops",
-    "acquisitions",
-    "items",
-    "spawned_tasks",
-    "samples",
-];
-
-fn generic(section: &str, rows: &[Value], history: &History) -> Option<Table> {
-    let mut columns: Vec<Column> = Vec::new();
-    let name_key = rows.first().and_then(|r| {
-        let object = r.as_object()?;
-        ["name", "label", "thread", "source"].into_iter().find(|k| object.contains_key(*k))
-    });
-    for row in rows {
-        for (key, value) in row.as_object().into_iter().flatten() {
-            if HIDDEN.contains(&key.as_str()) || Some(key.as_str()) == name_key {
-                continue;
-            }
-            let mut add = |key: String, value: &Value, parent: &str| {
-                if !columns.iter().any(|c| c.key == key) {
-                    let leaf = key.rsplit('.').next().unwrap_or(&key).to_string();
-                    let kind = kind_of(if parent.is_empty() { &key } else { parent }, value);
-                    let title = if parent.is_empty() { title_of(&key) } else { leaf.to_uppercase() };
-                    columns.push(Column { key, title, kind });
-                }
-            };
-            match value {
-                Value::Object(inner) => {
-                    for (k, v) in inner.iter().filter(|(_, v)| is_scalar(v)) {
-                        add(format!("{key}.{k}"), v, key);
-                    }
-                }
-                // Flags (is_async) stay in the detail pane; they make poor columns.
-                Value::Bool(_) => {}
-                v if is_scalar(v) => add(key.clone(), v, ""),
-                _ => {}
-            }
-        }
-    }
-    // A count if there is one; else time (CPU time per second reads as load).
-    let counting = |c: &&Column| c.kind == Kind::Count && !IDS.contains(&c.key.as_str());
-    let counter = COUNTERS
-        .iter()
-        .find_map(|c| columns.iter().find(|col| col.key == *c))
-        .or_else(|| columns.iter().find(counting))
-        .map(|c| (c.key.clone(), Kind::Rate))
-        .or_else(|| {
-            columns
-                .iter()
-                .find(|c| c.kind == Kind::Duration && !c.key.contains('.'))
-                .map(|c| (c.key.clone(), Kind::Busy))
-        });
-    let mut all = vec![Column { key: name_key.unwrap_or("name").into(), title: "Name".into(), kind: Kind::Text }];
-    if let Some((counter, kind)) = &counter {
-        let title = if *kind == Kind::Busy {
-            format!("{} load", title_of(counter))
-        } else {
-            format!("{}/s", title_of(counter))
-        };
-        all.push(Column { key: format!("{counter}/s"), title, kind: *kind });
-    }
-    let (counter, counter_kind) = counter.map_or((None, Kind::Rate), |(c, k)| (Some(c), k));
-    all.extend(columns);
-    let rows = rows
-        .iter()
-        .filter_map(|raw| {
-            let name = row_name(raw)?;
-            let cells = all
-                .iter()
-                .map(|c| match c.key.strip_suffix("/s") {
-                    Some(field) if matches!(c.kind, Kind::Rate | Kind::Busy) => {
-                        history.rate(section, &name, field).map_or(Cell::Empty, Cell::Number)
-                    }
-                    _ => cell(lookup(raw, &c.key)),
-                })
-                .collect();
-            Some(TableRow { name, cells, raw: raw.clone() })
-        })
-        .collect();
-    Some(Table { columns: all, rows, counter, counter_kind })
-}
-
-/// A section without row lists (runtime-wide figures): one row per field.
-fn fields(section: &Value) -> Option<Table> {
-    let mut rows = Vec::new();
-    for (key, value) in section.as_object()? {
-        let mut push = |name: String, unit_key: &str, v: &Value| {
-            let shown = cell(Some(v)).show(kind_of(unit_key, v));
-            rows.push(TableRow { name, cells: vec![Cell::Empty, Cell::Text(shown)], raw: json_pair(key, v) });
-        };
-        match value {
-            Value::Object(inner) => {
-                inner.iter().filter(|(_, v)| is_scalar(v)).for_each(|(k, v)| push(format!("{key}.{k}"), key, v))
-            }
-            v if is_scalar(v) => push(key.clone(), key, v),
-            _ => {}
-        }
-    }
-    for row in &mut rows {
-        row.cells[0] = Cell::Text(row.name.clone());
-    }
-    let columns = vec![
-        Column { key: "field".into(), title: "Field".into(), kind: Kind::Text },
-        Column { key: "value".into(), title: "Value".into(), kind: Kind::Text },
-    ];
-    Some(Table { columns, rows, counter: None, counter_kind: Kind::Rate })
-}
-
-fn json_pair(key: &str, value: &Value) -> Value {
-    let mut object = serde_json::Map::new();
-    object.insert(key.to_string(), value.clone());
-    Value::Object(object)
-}
-
-fn is_scalar(v: &Value) -> bool {
-    matches!(v, Value::Number(_) | Value::String(_) | Value::Bool(_))
-}
-
-fn lookup<'a>(row: &'a Value, key: &str) -> Option<&'a Value> {
-    key.split('.').try_fold(row, |v, k| v.get(k))
-}
-
-fn cell(value: Option<&Value>) -> Cell {
-    match value {
-        Some(Value::Number(n)) => n.as_f64().map_or(Cell::Empty, Cell::Number),
-        Some(Value::String(s)) => Cell::Text(s.clone()),
-        Some(Value::Bool(b)) => Cell::Text(if *b { "yes" } else { "no" }.into()),
-        _ => Cell::Empty,
-    }
-}
-
-fn kind_of(key: &str, value: &Value) -> Kind {
-    if !value.is_number() {
-        Kind::Text
-    } else if key.ends_with("_ns") {
-        Kind::Duration
-    } else if key.contains("bytes") {
-        Kind::Bytes
-    } else if key.ends_with("pct") || key.ends_with("percent") {
-        Kind::Percent
-    } else if key.ends_with("per_sec") {
-        Kind::Rate
-    } else if value.is_u64() || value.is_i64() {
-        Kind::Count
-    } else {
-        Kind::Float
-    }
-}
-
-/// `total_ns` → `Total`, `sent_count` → `Sent count`, `cpu_pct` → `Cpu`.
-pub(crate) fn title_of(key: &str) -> String {
-    let base = ["_ns", "_pct", "_percent"].iter().find_map(|s| key.strip_suffix(s)).unwrap_or(key);
-    let words = base.replace('_', " ");
-    let mut chars = words.chars();
-    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
-    fn generic_sections_become_tables() {
-        let section = json!({"rss_bytes": 1, "rows": [
-            {"name": "worker-1", "tid": 8, "is_main": false, "cpu_pct": 98.2, "alloc_bytes": 12697, "status": "Running", "user_ns": 5, "file": "x.rs"},
-            {"name": "main", "tid": 7, "is_main": true, "cpu_pct": 6.3, "alloc_bytes": 367800, "status": "Sleeping", "user_ns": 7, "file": "y.rs"}
-        ]});
-        let t = Table::build("threads", &section, None, &json!({}), &History::default()).unwrap();
-        let titles: Vec<&str> = t.columns.iter().map(|c| c.title.as_str()).collect();
-        // No count (tid identifies): CPU time per second, as load, is the rate column.
-        assert_eq!(titles, ["Name", "User load", "Tid", "Cpu", "Alloc bytes", "Status", "User"]);
-        assert_eq!((t.counter.as_deref(), t.counter_kind), (Some("user_ns"), Kind::Busy));
-        assert_eq!(t.columns[4].kind, Kind::Bytes);
-        assert_eq!(t.rows[0].cells[4].show(Kind::Bytes), "12.4 KB");
-        assert_eq!(t.rows[0].cells[6].show(Kind::Duration), "5 ns");
-        assert_eq!(Cell::Number(250_000_000.0).show(Kind::Busy), "25.0%");
-        let mut sorted = t.clone();
-        sorted.sort(3, false);
-        assert_eq!(sorted.rows[0].name, "main");
-        sorted.sort(3, true);
-        assert_eq!(sorted.rows[0].name, "worker-1");
-    }
-
-    #[test]
-    fn lists_and_rate_columns() {
-        let section = json!({"reads": [{"label": "file", "operations": 4, "bytes": 10}], "writes": []});
-        assert_eq!(row_lists(&section), ["reads", "writes"]);
-        let t = Table::build("io", &section, Some("reads"), &json!({}), &History::default()).unwrap();
-        assert_eq!(t.counter.as_deref(), Some("operations"));
-        assert_eq!(t.columns[1].title, "Operations/s");
-        assert_eq!(t.rows[0].cells[1], Cell::Empty, "no rate before two polls");
-        assert_eq!(title_of("total_ns"), "Total");
+    fn rates_and_cells_format() {
         assert_eq!(format_rate(94_076.1), "94.1k/s");
         assert_eq!(format_rate(2.5e6), "2.5M/s");
         assert_eq!(format_rate(12.34), "12.3/s");
-        let runtime = json!({"workers": 4, "busy_ns": 1_500_000, "queues": {"global_depth": 3}});
-        let t = Table::build("tokio_runtime", &runtime, None, &json!({}), &History::default()).unwrap();
-        let shown: Vec<(String, String)> =
-            t.rows.iter().map(|r| (r.name.clone(), r.cells[1].show(Kind::Text))).collect();
-        assert_eq!(shown[1], ("busy_ns".to_string(), "1.50 ms".to_string()));
-        assert_eq!(shown[2], ("queues.global_depth".to_string(), "3".to_string()));
+        assert_eq!(Cell::Number(250_000_000.0).show(Kind::Busy), "25.0%");
+        assert_eq!(Cell::Number(12_697.0).show(Kind::Bytes), "12.4 KB");
+        assert_eq!(Cell::Empty.show(Kind::Count), "-");
     }
 }

@@ -9,9 +9,8 @@ use ratatui::Frame;
 use serde_json::Value;
 
 use super::flow;
-use super::section::scalar;
 use crate::console::state::TableRow;
-use crate::console::state::{App, History, Kind, SubView, Table};
+use crate::console::state::{flatten, show_value, App, History, Kind, SubView, Table};
 
 pub(crate) fn draw(
     frame: &mut Frame<'_>,
@@ -38,39 +37,24 @@ pub(crate) fn draw(
     sparkline(frame, spark, &app.history, view.section, &row.name, table);
 }
 
-/// `key: value` for every field; nested objects one level deep (`percentiles_ns p50`),
+/// `key: value` for every field, nested objects by dotted path (`lock.wait.avg_ns`),
 /// and lists of objects (a runtime's workers) one line per element.
 fn field_lines(row: &Value) -> Vec<Line<'static>> {
-    let mut out = Vec::new();
+    let mut out: Vec<Line<'static>> = flatten(row)
+        .into_iter()
+        .map(|(key, v)| Line::from(vec![format!("{key}: ").fg(Color::Cyan), show_value(&key, v).into()]))
+        .collect();
     for (key, value) in row.as_object().into_iter().flatten() {
-        match value {
-            Value::Array(items) if !items.is_empty() && items.iter().all(Value::is_object) => {
-                for (i, item) in items.iter().enumerate().take(LIST_LINES) {
-                    let fields: Vec<String> = item
-                        .as_object()
-                        .into_iter()
-                        .flatten()
-                        .filter_map(|(k, v)| Some(format!("{k} {}", scalar(k, v)?)))
-                        .collect();
-                    out.push(Line::from(vec![format!("{key}[{i}]: ").fg(Color::Cyan), fields.join(", ").into()]));
-                }
-                if items.len() > LIST_LINES {
-                    out.push(Line::from(format!("{key}: {} more", items.len() - LIST_LINES)));
-                }
-            }
-            Value::Object(inner) => {
-                for (k, v) in inner {
-                    // Nested values take their unit from the parent's name.
-                    if let Some(text) = scalar(key, v) {
-                        out.push(Line::from(vec![format!("{key} {k}: ").fg(Color::Cyan), text.into()]));
-                    }
-                }
-            }
-            v => {
-                if let Some(text) = scalar(key, v) {
-                    out.push(Line::from(vec![format!("{key}: ").fg(Color::Cyan), text.into()]));
-                }
-            }
+        let Some(items) = value.as_array().filter(|i| !i.is_empty() && i.iter().all(Value::is_object)) else {
+            continue;
+        };
+        for (i, item) in items.iter().enumerate().take(LIST_LINES) {
+            let fields: Vec<String> =
+                flatten(item).into_iter().map(|(k, v)| format!("{k} {}", show_value(&k, v))).collect();
+            out.push(Line::from(vec![format!("{key}[{i}]: ").fg(Color::Cyan), fields.join(", ").into()]));
+        }
+        if items.len() > LIST_LINES {
+            out.push(Line::from(format!("{key}: {} more", items.len() - LIST_LINES)));
         }
     }
     out

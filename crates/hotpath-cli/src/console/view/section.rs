@@ -2,7 +2,6 @@
 //! sortable table and the detail pane of the selected row; or, when the server has
 //! no such section, "no data" and the server's reason.
 
-use hotpath_model::{format_bytes, format_count, format_duration_ns};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Style, Stylize};
 use ratatui::text::Line;
@@ -11,7 +10,7 @@ use ratatui::Frame;
 use serde_json::Value;
 
 use super::{detail, table};
-use crate::console::state::{row_lists, App};
+use crate::console::state::{row_lists, show_value, App};
 
 /// What a screen adds to the detail pane.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -46,25 +45,14 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, app: &mut App, extra: Extr
     detail::draw(frame, right, app, &view, &table, row, extra == Extra::Flow);
 }
 
-/// The section's scalar fields (`total_functions: 7`, `rss_bytes: 7.8 MB`).
+/// The section's own top-level figures (`total_functions: 7`, `rss_bytes: 7.8 MB`).
 fn summary_line(section: &Value) -> Line<'static> {
     let parts: Vec<String> = section
         .as_object()
         .into_iter()
         .flatten()
-        .filter_map(|(k, v)| Some(format!("{}: {}", k.replace('_', " "), scalar(k, v)?)))
+        .filter(|(_, v)| matches!(v, Value::Number(_) | Value::String(_) | Value::Bool(_)))
+        .map(|(k, v)| format!("{}: {}", k.replace('_', " "), show_value(k, v)))
         .collect();
     Line::from(parts.join("   "))
-}
-
-/// A scalar formatted by its field name; `None` for lists and objects.
-pub(crate) fn scalar(key: &str, value: &Value) -> Option<String> {
-    Some(match value {
-        Value::Number(n) if key.ends_with("_ns") => format_duration_ns(n.as_u64()?),
-        Value::Number(n) if key.contains("bytes") => format_bytes(n.as_u64()?),
-        Value::Number(n) => n.as_u64().map_or_else(|| format!("{:.2}", n.as_f64().unwrap_or(0.0)), format_count),
-        Value::String(s) => s.clone(),
-        Value::Bool(b) => b.to_string(),
-        _ => return None,
-    })
 }

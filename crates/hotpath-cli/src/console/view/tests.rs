@@ -67,7 +67,7 @@ fn functions_timing_table_with_rates_and_detail() {
     let parse = text.lines().find(|l| l.contains("▶ app::parse")).unwrap_or_else(|| panic!("{text}"));
     assert!(parse.contains("300") && parse.contains("100.0/s") && parse.contains("2.00 ms"), "{parse}");
     assert!(text.contains("calls per second: now 100/s"), "sparkline title: {text}");
-    assert!(text.contains("file: src/main.rs") && text.contains("percentiles_ns p99: 4.00 µs"), "detail pane: {text}");
+    assert!(text.contains("file: src/main.rs") && text.contains("percentiles_ns.p99: 4.00 µs"), "detail pane: {text}");
     assert!(text.contains("● 127.0.0.1:6770") && text.contains("app::main pid 42 up 3s"), "{text}");
 }
 

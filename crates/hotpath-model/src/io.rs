@@ -1,0 +1,271 @@
+//! The `io` section: byte-level I/O through `io!` wrappers, one row per call site
+//! and concrete type (or per instance with `iter = true`).
+
+use serde::{Deserialize, Serialize};
+
+use crate::format::{format_bytes, format_count, format_duration_ns};
+use crate::percentiles::{percentile_label, Percentiles};
+use crate::report::Meta;
+use crate::table::{shown, Table};
+
+/// Every `io!` entry with activity.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct IoSection {
+    /// Entries with any instance or operation, before the focus filter and the row limit.
+    pub total_entries: usize,
+    /// Fraction of operations whose duration was measured (`HOTPATH_TIME_SAMPLING_RATE`);
+    /// counts and bytes are exact whatever it is.
+    pub time_sampling_rate: f64,
+    /// Rows after focus and limit, sorted by total operation time, largest first.
+    pub rows: Vec<IoRow>,
+}
+
+/// One `io!` call site and wrapped type, or one instance of an `iter = true` site.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct IoRow {
+    /// Display name: the label or `file:line`, `-2`, `-3`, ... for later `iter` instances.
+    pub name: String,
+    /// The `label` given to `io!`, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// Source file of the `io!` call.
+    pub file: String,
+    /// Source line of the `io!` call.
+    pub line: u32,
+    /// The wrapped value's type.
+    pub type_name: String,
+    /// True when the site gives every instance its own row (`iter = true`).
+    pub iter: bool,
+    /// Wrapper instances this row aggregates.
+    pub instances: u64,
+    /// `read` calls (`poll_read` completions for async values).
+    pub read: IoTransfer,
+    /// `write` calls.
+    pub write: IoTransfer,
+    /// `flush` calls.
+    pub flush: IoControl,
+    /// `poll_shutdown` completions (async writers only).
+    pub shutdown: IoControl,
+}
+
+/// Reads or writes of one row.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct IoTransfer {
+    /// Completed operations (retryable `WouldBlock`/`Interrupted` results are not operations).
+    pub ops: u64,
+    /// Bytes transferred by them.
+    pub bytes: u64,
+    /// Failed operations.
+    pub errors: u64,
+    /// Operations whose duration was measured (all of them unless time sampling is on).
+    pub timed_ops: u64,
+    /// Bytes of the timed operations.
+    pub timed_bytes: u64,
+    /// Summed duration of the timed operations; async ones span first poll to ready.
+    pub timed_ns: u64,
+    /// Mean duration of a timed operation.
+    pub avg_ns: u64,
+    /// Shortest timed operation.
+    pub min_ns: u64,
+    /// Longest timed operation.
+    pub max_ns: u64,
+    /// Configured percentiles of the timed operations' durations.
+    pub percentiles_ns: Percentiles,
+    /// `timed_bytes / timed_ns` in bytes per second; absent when nothing was timed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bytes_per_sec: Option<u64>,
+}
+
+/// Flushes or shutdowns of one row.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct IoControl {
+    /// Completed operations.
+    pub ops: u64,
+    /// Failed operations.
+    pub errors: u64,
+    /// Operations whose duration was measured.
+    pub timed_ops: u64,
+    /// Summed duration of the timed operations.
+    pub timed_ns: u64,
+}
+
+impl IoTransfer {
+    /// Estimated total time of all operations: the timed sum scaled up to every
+    /// operation under time sampling; `None` when nothing was timed.
+    pub fn estimated_total_ns(&self) -> Option<u64> {
+        (self.timed_ops > 0).then(|| (self.timed_ns as u128 * self.ops as u128 / self.timed_ops as u128) as u64)
+    }
+}
+
+impl IoRow {
+    /// Errors shown in the write table: write, flush and shutdown failures together.
+    pub fn write_side_errors(&self) -> u64 {
+        self.write.errors + self.flush.errors + self.shutdown.errors
+    }
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Direction {
+    Read,
+    Write,
+}
+
+impl IoSection {
+    /// The `io` section: a Reads table and a Writes table, each skipped when empty.
+    pub(crate) fn render(&self, meta: &Meta) -> String {
+        let summary = shown(self.rows.len(), self.total_entries);
+        let sampling = if self.time_sampling_rate < 1.0 {
+            format!(", durations from {} of operations", sampled(self.time_sampling_rate))
+        } else {
+            String::new()
+        };
+        let mut out = format!(
+            "io - Byte-level I/O of io! wrappers; Rate = bytes / summed operation time, Inst = instances per row. ({summary}{sampling})\n"
+        );
+        let tables: Vec<Table> =
+            [Direction::Read, Direction::Write].into_iter().filter_map(|d| self.table(d, meta)).collect();
+        if tables.is_empty() {
+            out.push_str("(wrappers created, no reads or writes yet)\n");
+        }
+        tables.iter().for_each(|t| out.push_str(&t.render()));
+        out
+    }
+
+    fn table(&self, direction: Direction, meta: &Meta) -> Option<Table> {
+        let rows: Vec<&IoRow> = self
+            .rows
+            .iter()
+            .filter(|r| match direction {
+                Direction::Read => r.read.ops + r.read.errors > 0,
+                Direction::Write => r.write.ops + r.flush.ops + r.shutdown.ops + r.write_side_errors() > 0,
+            })
+            .collect();
+        if rows.is_empty() {
+            return None;
+        }
+        let count = if direction == Direction::Read { "Reads" } else { "Writes" };
+        let mut header =
+            vec!["Io".to_string(), "Inst".into(), count.into(), "Bytes".into(), "Rate".into(), "Avg".into()];
+        header.extend(meta.percentiles.iter().map(|p| percentile_label(*p).to_uppercase()));
+        header.push("Total".into());
+        if direction == Direction::Write {
+            header.push("Flushes".into());
+        }
+        header.push("Errors".into());
+        let mut table = Table::new(header);
+        for row in rows {
+            let t = if direction == Direction::Read { &row.read } else { &row.write };
+            let timed = t.timed_ops > 0;
+            let duration = |ns: u64| if timed { format_duration_ns(ns) } else { "-".into() };
+            let rate = t.bytes_per_sec.map_or_else(|| "-".into(), |r| format!("{}/s", format_bytes(r)));
+            let mut cells =
+                vec![row.name.clone(), format_count(row.instances), format_count(t.ops), format_bytes(t.bytes), rate];
+            cells.push(duration(t.avg_ns));
+            cells
+                .extend(meta.percentiles.iter().map(|p| t.percentiles_ns.get(*p).map_or_else(|| "-".into(), duration)));
+            cells.push(t.estimated_total_ns().map_or_else(|| "-".into(), format_duration_ns));
+            if direction == Direction::Write {
+                cells.push(format_count(row.flush.ops));
+                cells.push(format_count(row.write_side_errors()));
+            } else {
+                cells.push(format_count(t.errors));
+            }
+            table.row(cells);
+        }
+        Some(table)
+    }
+}
+
+/// `0.1` → `"10%"`, `0.005` → `"0.5%"`.
+fn sampled(rate: f64) -> String {
+    let percent = rate * 100.0;
+    if percent.fract() == 0.0 {
+        format!("{percent:.0}%")
+    } else {
+        format!("{percent}%")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn section() -> IoSection {
+        let mut reads = IoRow { name: "data-file".into(), instances: 1, ..IoRow::default() };
+        reads.read = IoTransfer {
+            ops: 4,
+            bytes: 8192,
+            timed_ops: 4,
+            timed_bytes: 8192,
+            timed_ns: 4000,
+            avg_ns: 1000,
+            percentiles_ns: Percentiles(vec![(50.0, 900), (95.0, 1500)]),
+            bytes_per_sec: Some(2_048_000_000),
+            ..IoTransfer::default()
+        };
+        let mut writes = IoRow { name: "gzip".into(), instances: 2, ..IoRow::default() };
+        writes.write = IoTransfer { ops: 3, bytes: 300, ..IoTransfer::default() };
+        writes.flush = IoControl { ops: 1, errors: 1, ..IoControl::default() };
+        writes.shutdown = IoControl { errors: 2, ..IoControl::default() };
+        IoSection { total_entries: 2, time_sampling_rate: 0.0, rows: vec![reads, writes] }
+    }
+
+    fn meta() -> Meta {
+        Meta { percentiles: vec![50.0, 95.0], ..Meta::default() }
+    }
+
+    #[test]
+    fn stacked_read_and_write_tables() {
+        let text = section().render(&meta());
+        assert!(text.starts_with("io - "), "{text}");
+        assert!(
+            text.contains(
+                "| Io        | Inst | Reads | Bytes  | Rate     | Avg     | P50    | P95     | Total   | Errors |"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "| data-file | 1    | 4     | 8.0 KB | 1.9 GB/s | 1.00 µs | 900 ns | 1.50 µs | 4.00 µs | 0      |"
+            ),
+            "{text}"
+        );
+        // Count-only rows show `-` for every duration; write errors add flush and shutdown errors.
+        assert!(
+            text.contains("| gzip | 2    | 3      | 300 B | -    | -   | -   | -   | -     | 1       | 3      |"),
+            "{text}"
+        );
+        assert!(!text.contains("| gzip | 2    | 0"), "a row appears only in the tables it has operations for");
+    }
+
+    #[test]
+    fn a_direction_without_operations_has_no_table() {
+        let mut s = section();
+        s.rows.truncate(1);
+        let text = s.render(&meta());
+        assert!(text.contains("| Reads |") && !text.contains("| Writes |"), "{text}");
+    }
+
+    #[test]
+    fn rows_without_operations_say_so() {
+        let s = IoSection {
+            total_entries: 1,
+            rows: vec![IoRow { instances: 2, ..IoRow::default() }],
+            ..IoSection::default()
+        };
+        let text = s.render(&meta());
+        assert!(text.ends_with("(wrappers created, no reads or writes yet)\n"), "{text}");
+    }
+
+    #[test]
+    fn sampled_totals_are_scaled_up() {
+        let t = IoTransfer { ops: 10, timed_ops: 2, timed_ns: 50, ..IoTransfer::default() };
+        assert_eq!(t.estimated_total_ns(), Some(250));
+        assert_eq!(IoTransfer { ops: 3, ..IoTransfer::default() }.estimated_total_ns(), None);
+        assert_eq!(sampled(0.1), "10%");
+    }
+}

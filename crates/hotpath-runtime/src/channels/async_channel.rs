@@ -1,0 +1,183 @@
+//! `async-channel` (feature `async-channel`): `bounded(n)` and `unbounded()`. Both halves
+//! are `Clone`; the receiver is also a `Stream`. `force_send` replaces the oldest message
+//! of a full channel: the replaced one leaves the queue unreceived.
+
+use std::fmt;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use ::async_channel::{self as ac, RecvError, SendError, TryRecvError, TrySendError};
+use futures_core::{FusedStream, Stream};
+
+use super::instance::{open, Flavor, Rx, Tx};
+use super::instrument::InstrumentChannel;
+use crate::clock;
+use crate::entries::WrapSite;
+
+/// A wrapped [`async_channel::Sender`].
+pub struct Sender<T> {
+    inner: ac::Sender<T>,
+    meta: Tx,
+}
+
+/// A wrapped [`async_channel::Receiver`].
+pub struct Receiver<T> {
+    inner: ac::Receiver<T>,
+    meta: Rx,
+}
+
+impl<T> InstrumentChannel for (ac::Sender<T>, ac::Receiver<T>) {
+    type Output = (Sender<T>, Receiver<T>);
+    fn instrument(self, site: &'static WrapSite) -> Self::Output {
+        let capacity = self.0.capacity();
+        let kind = if capacity.is_some() { "async_channel::bounded" } else { "async_channel::unbounded" };
+        let (tx, rx) = open::<T>(site, kind, capacity, Flavor::Fifo);
+        (Sender { inner: self.0, meta: tx }, Receiver { inner: self.1, meta: rx })
+    }
+}
+
+impl<T> Sender<T> {
+    /// As [`async_channel::Sender::send`]; waiting for room counts as blocked.
+    pub async fn send(&self, msg: T) -> Result<(), SendError<T>> {
+        let tick = clock::now();
+        match self.inner.try_send(msg) {
+            Ok(()) => {
+                self.meta.on_send(tick, 1);
+            }
+            Err(TrySendError::Closed(msg)) => return Err(SendError(msg)),
+            Err(TrySendError::Full(msg)) => {
+                let start = clock::now();
+                let result = self.inner.send(msg).await;
+                let end = clock::now();
+                self.meta.on_blocked(end.saturating_sub(start));
+                result?;
+                self.meta.on_send(end, 1);
+            }
+        }
+        Ok(())
+    }
+
+    /// As [`async_channel::Sender::send_blocking`]; waiting for room counts as blocked.
+    pub fn send_blocking(&self, msg: T) -> Result<(), SendError<T>> {
+        let tick = clock::now();
+        match self.inner.try_send(msg) {
+            Ok(()) => {
+                self.meta.on_send(tick, 1);
+            }
+            Err(TrySendError::Closed(msg)) => return Err(SendError(msg)),
+            Err(TrySendError::Full(msg)) => {
+                let start = clock::now();
+                let result = self.inner.send_blocking(msg);
+                let end = clock::now();
+                self.meta.on_blocked(end.saturating_sub(start));
+                result?;
+                self.meta.on_send(end, 1);
+            }
+        }
+        Ok(())
+    }
+
+    /// As [`async_channel::Sender::try_send`].
+    pub fn try_send(&self, msg: T) -> Result<(), TrySendError<T>> {
+        let tick = clock::now();
+        self.inner.try_send(msg)?;
+        self.meta.on_send(tick, 1);
+        Ok(())
+    }
+
+    /// As [`async_channel::Sender::force_send`].
+    pub fn force_send(&self, msg: T) -> Result<Option<T>, SendError<T>> {
+        let tick = clock::now();
+        let replaced = self.inner.force_send(msg)?;
+        self.meta.on_send(tick, 1);
+        if replaced.is_some() {
+            self.meta.on_discard(1);
+        }
+        Ok(replaced)
+    }
+}
+
+impl<T> Receiver<T> {
+    /// As [`async_channel::Receiver::recv`].
+    pub async fn recv(&self) -> Result<T, RecvError> {
+        let msg = self.inner.recv().await?;
+        self.meta.on_receive(None);
+        Ok(msg)
+    }
+
+    /// As [`async_channel::Receiver::recv_blocking`].
+    pub fn recv_blocking(&self) -> Result<T, RecvError> {
+        let msg = self.inner.recv_blocking()?;
+        self.meta.on_receive(None);
+        Ok(msg)
+    }
+
+    /// As [`async_channel::Receiver::try_recv`].
+    pub fn try_recv(&self) -> Result<T, TryRecvError> {
+        let msg = self.inner.try_recv()?;
+        self.meta.on_receive(None);
+        Ok(msg)
+    }
+}
+
+impl<T> Stream for Receiver<T> {
+    type Item = T;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<T>> {
+        // SAFETY: `inner` is structurally pinned: never moved out of `self`.
+        let this = unsafe { self.get_unchecked_mut() };
+        let polled = unsafe { Pin::new_unchecked(&mut this.inner) }.poll_next(cx);
+        if let Poll::Ready(Some(_)) = &polled {
+            this.meta.on_receive(None);
+        }
+        polled
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.inner.size_hint()
+    }
+}
+
+impl<T> FusedStream for Receiver<T> {
+    fn is_terminated(&self) -> bool {
+        self.inner.is_terminated()
+    }
+}
+
+impl<T> Clone for Sender<T> {
+    fn clone(&self) -> Self {
+        Self { inner: self.inner.clone(), meta: self.meta.clone() }
+    }
+}
+
+impl<T> Clone for Receiver<T> {
+    fn clone(&self) -> Self {
+        Self { inner: self.inner.clone(), meta: self.meta.another() }
+    }
+}
+
+impl<T> std::ops::Deref for Sender<T> {
+    type Target = ac::Sender<T>;
+    fn deref(&self) -> &Self::Target {
+        &self.inner
+    }
+}
+
+impl<T> std::ops::Deref for Receiver<T> {
+    type Target = ac::Receiver<T>;
+    fn deref(&self) -> &Self::Target {
+        &self.inner
+    }
+}
+
+impl<T> fmt::Debug for Sender<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.inner.fmt(f)
+    }
+}
+
+impl<T> fmt::Debug for Receiver<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.inner.fmt(f)
+    }
+}

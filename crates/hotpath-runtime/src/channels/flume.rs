@@ -1,0 +1,249 @@
+//! `flume` (feature `flume`): `bounded(n)` and `unbounded()`, sync and async halves.
+//! Receivers are `Clone`. `stream()`, `sink()`, the `into_*` methods and weak senders
+//! are reached through `Deref` and are not counted.
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use ::flume::{self as fl, RecvError, RecvTimeoutError, SendError, SendTimeoutError, TryRecvError, TrySendError};
+
+use super::instance::{open, Flavor, Rx, Tx};
+use super::instrument::InstrumentChannel;
+use crate::clock;
+use crate::entries::WrapSite;
+
+/// A wrapped [`flume::Sender`].
+pub struct Sender<T> {
+    inner: fl::Sender<T>,
+    meta: Tx,
+}
+
+/// A wrapped [`flume::Receiver`].
+pub struct Receiver<T> {
+    inner: fl::Receiver<T>,
+    meta: Rx,
+}
+
+impl<T> InstrumentChannel for (fl::Sender<T>, fl::Receiver<T>) {
+    type Output = (Sender<T>, Receiver<T>);
+    fn instrument(self, site: &'static WrapSite) -> Self::Output {
+        let capacity = self.0.capacity();
+        let kind = if capacity.is_some() { "flume::bounded" } else { "flume::unbounded" };
+        let (tx, rx) = open::<T>(site, kind, capacity, Flavor::Fifo);
+        (Sender { inner: self.0, meta: tx }, Receiver { inner: self.1, meta: rx })
+    }
+}
+
+impl<T> Sender<T> {
+    /// As [`flume::Sender::send`]; on a full bounded channel the wait counts as blocked.
+    pub fn send(&self, msg: T) -> Result<(), SendError<T>> {
+        let tick = clock::now();
+        match self.inner.try_send(msg) {
+            Ok(()) => {
+                self.meta.on_send(tick, 1);
+            }
+            Err(TrySendError::Disconnected(msg)) => return Err(SendError(msg)),
+            Err(TrySendError::Full(msg)) => {
+                let start = clock::now();
+                let result = self.inner.send(msg);
+                let end = clock::now();
+                self.meta.on_blocked(end.saturating_sub(start));
+                result?;
+                self.meta.on_send(end, 1);
+            }
+        }
+        Ok(())
+    }
+
+    /// As [`flume::Sender::send_async`]; waiting for room counts as blocked.
+    pub async fn send_async(&self, msg: T) -> Result<(), SendError<T>> {
+        let tick = clock::now();
+        match self.inner.try_send(msg) {
+            Ok(()) => {
+                self.meta.on_send(tick, 1);
+            }
+            Err(TrySendError::Disconnected(msg)) => return Err(SendError(msg)),
+            Err(TrySendError::Full(msg)) => {
+                let start = clock::now();
+                let result = self.inner.send_async(msg).await;
+                let end = clock::now();
+                self.meta.on_blocked(end.saturating_sub(start));
+                result?;
+                self.meta.on_send(end, 1);
+            }
+        }
+        Ok(())
+    }
+
+    /// As [`flume::Sender::try_send`].
+    pub fn try_send(&self, msg: T) -> Result<(), TrySendError<T>> {
+        let tick = clock::now();
+        self.inner.try_send(msg)?;
+        self.meta.on_send(tick, 1);
+        Ok(())
+    }
+
+    /// As [`flume::Sender::send_timeout`]; waiting counts as blocked.
+    pub fn send_timeout(&self, msg: T, timeout: Duration) -> Result<(), SendTimeoutError<T>> {
+        self.send_deadline(msg, Instant::now() + timeout)
+    }
+
+    /// As [`flume::Sender::send_deadline`]; waiting counts as blocked.
+    pub fn send_deadline(&self, msg: T, deadline: Instant) -> Result<(), SendTimeoutError<T>> {
+        let tick = clock::now();
+        match self.inner.try_send(msg) {
+            Ok(()) => {
+                self.meta.on_send(tick, 1);
+            }
+            Err(TrySendError::Disconnected(msg)) => return Err(SendTimeoutError::Disconnected(msg)),
+            Err(TrySendError::Full(msg)) => {
+                let start = clock::now();
+                let result = self.inner.send_deadline(msg, deadline);
+                let end = clock::now();
+                self.meta.on_blocked(end.saturating_sub(start));
+                result?;
+                self.meta.on_send(end, 1);
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<T> Receiver<T> {
+    /// As [`flume::Receiver::recv`].
+    pub fn recv(&self) -> Result<T, RecvError> {
+        let msg = self.inner.recv()?;
+        self.meta.on_receive(None);
+        Ok(msg)
+    }
+
+    /// As [`flume::Receiver::recv_async`].
+    pub async fn recv_async(&self) -> Result<T, RecvError> {
+        let msg = self.inner.recv_async().await?;
+        self.meta.on_receive(None);
+        Ok(msg)
+    }
+
+    /// As [`flume::Receiver::try_recv`].
+    pub fn try_recv(&self) -> Result<T, TryRecvError> {
+        let msg = self.inner.try_recv()?;
+        self.meta.on_receive(None);
+        Ok(msg)
+    }
+
+    /// As [`flume::Receiver::recv_timeout`].
+    pub fn recv_timeout(&self, timeout: Duration) -> Result<T, RecvTimeoutError> {
+        let msg = self.inner.recv_timeout(timeout)?;
+        self.meta.on_receive(None);
+        Ok(msg)
+    }
+
+    /// As [`flume::Receiver::recv_deadline`].
+    pub fn recv_deadline(&self, deadline: Instant) -> Result<T, RecvTimeoutError> {
+        let msg = self.inner.recv_deadline(deadline)?;
+        self.meta.on_receive(None);
+        Ok(msg)
+    }
+
+    /// As [`flume::Receiver::iter`].
+    pub fn iter(&self) -> Iter<'_, T> {
+        Iter { rx: self, blocking: true }
+    }
+
+    /// As [`flume::Receiver::try_iter`].
+    pub fn try_iter(&self) -> Iter<'_, T> {
+        Iter { rx: self, blocking: false }
+    }
+
+    /// As [`flume::Receiver::drain`]: the messages queued now.
+    pub fn drain(&self) -> std::vec::IntoIter<T> {
+        let drained: Vec<T> = self.inner.drain().collect();
+        (0..drained.len()).for_each(|_| self.meta.on_receive(None));
+        drained.into_iter()
+    }
+}
+
+/// As [`flume::Iter`] (blocking) and [`flume::TryIter`] (not).
+#[derive(Debug)]
+pub struct Iter<'a, T> {
+    rx: &'a Receiver<T>,
+    blocking: bool,
+}
+
+impl<T> Iterator for Iter<'_, T> {
+    type Item = T;
+    fn next(&mut self) -> Option<T> {
+        if self.blocking {
+            self.rx.recv().ok()
+        } else {
+            self.rx.try_recv().ok()
+        }
+    }
+}
+
+/// As [`flume::IntoIter`].
+#[derive(Debug)]
+pub struct IntoIter<T> {
+    rx: Receiver<T>,
+}
+
+impl<T> Iterator for IntoIter<T> {
+    type Item = T;
+    fn next(&mut self) -> Option<T> {
+        self.rx.recv().ok()
+    }
+}
+
+impl<'a, T> IntoIterator for &'a Receiver<T> {
+    type Item = T;
+    type IntoIter = Iter<'a, T>;
+    fn into_iter(self) -> Iter<'a, T> {
+        self.iter()
+    }
+}
+
+impl<T> IntoIterator for Receiver<T> {
+    type Item = T;
+    type IntoIter = IntoIter<T>;
+    fn into_iter(self) -> IntoIter<T> {
+        IntoIter { rx: self }
+    }
+}
+
+impl<T> Clone for Sender<T> {
+    fn clone(&self) -> Self {
+        Self { inner: self.inner.clone(), meta: self.meta.clone() }
+    }
+}
+
+impl<T> Clone for Receiver<T> {
+    fn clone(&self) -> Self {
+        Self { inner: self.inner.clone(), meta: self.meta.another() }
+    }
+}
+
+impl<T> std::ops::Deref for Sender<T> {
+    type Target = fl::Sender<T>;
+    fn deref(&self) -> &Self::Target {
+        &self.inner
+    }
+}
+
+impl<T> std::ops::Deref for Receiver<T> {
+    type Target = fl::Receiver<T>;
+    fn deref(&self) -> &Self::Target {
+        &self.inner
+    }
+}
+
+impl<T> fmt::Debug for Sender<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.inner.fmt(f)
+    }
+}
+
+impl<T> fmt::Debug for Receiver<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.inner.fmt(f)
+    }
+}

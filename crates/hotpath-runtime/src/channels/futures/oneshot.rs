@@ -1,0 +1,105 @@
+//! `futures::channel::oneshot`: one message; the receiver is a future.
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use futures_channel::oneshot::{self, Canceled};
+
+use super::super::instance::{open, Flavor, Rx, Tx};
+use super::super::instrument::InstrumentChannel;
+use crate::clock;
+use crate::entries::WrapSite;
+
+/// A wrapped [`futures::channel::oneshot::Sender`](futures_channel::oneshot::Sender).
+pub struct Sender<T> {
+    inner: oneshot::Sender<T>,
+    meta: Tx,
+}
+
+/// A wrapped [`futures::channel::oneshot::Receiver`](futures_channel::oneshot::Receiver).
+pub struct Receiver<T> {
+    inner: oneshot::Receiver<T>,
+    meta: Rx,
+}
+
+impl<T> InstrumentChannel for (oneshot::Sender<T>, oneshot::Receiver<T>) {
+    type Output = (Sender<T>, Receiver<T>);
+    fn instrument(self, site: &'static WrapSite) -> Self::Output {
+        let (tx, rx) = open::<T>(site, "futures::oneshot", Some(1), Flavor::Fifo);
+        (Sender { inner: self.0, meta: tx }, Receiver { inner: self.1, meta: rx })
+    }
+}
+
+impl<T> Sender<T> {
+    /// As `futures::channel::oneshot::Sender::send`.
+    pub fn send(self, value: T) -> Result<(), T> {
+        let tick = clock::now();
+        self.inner.send(value)?;
+        self.meta.on_send(tick, 1);
+        Ok(())
+    }
+}
+
+impl<T> Receiver<T> {
+    /// As `futures::channel::oneshot::Receiver::try_recv`.
+    pub fn try_recv(&mut self) -> Result<Option<T>, Canceled> {
+        let value = self.inner.try_recv()?;
+        if value.is_some() {
+            self.meta.on_receive(None);
+        }
+        Ok(value)
+    }
+}
+
+impl<T> Future for Receiver<T> {
+    type Output = Result<T, Canceled>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.get_mut();
+        let polled = Pin::new(&mut this.inner).poll(cx);
+        if let Poll::Ready(Ok(_)) = &polled {
+            this.meta.on_receive(None);
+        }
+        polled
+    }
+}
+
+impl<T> std::ops::Deref for Sender<T> {
+    type Target = oneshot::Sender<T>;
+    fn deref(&self) -> &Self::Target {
+        &self.inner
+    }
+}
+
+impl<T> std::ops::DerefMut for Sender<T> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.inner
+    }
+}
+
+impl<T> std::ops::Deref for Receiver<T> {
+    type Target = oneshot::Receiver<T>;
+    fn deref(&self) -> &Self::Target {
+        &self.inner
+    }
+}
+
+impl<T> std::ops::DerefMut for Receiver<T> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.inner
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for Sender<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.inner.fmt(f)
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for Receiver<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.inner.fmt(f)
+    }
+}

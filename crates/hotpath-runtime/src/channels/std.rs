@@ -1,0 +1,237 @@
+//! `std::sync::mpsc`: `channel()` and `sync_channel(n)`, wrapped half by half.
+//!
+//! The wrappers hold the very `Sender`/`SyncSender`/`Receiver` that were passed in, so
+//! capacity, blocking, errors and message type are the channel's own. A blocking send
+//! on a `SyncSender` first tries `try_send`; only when that finds the channel full does
+//! it time the blocking `send` that follows (blocked time).
+
+use std::fmt;
+use std::sync::mpsc::{self, RecvError, RecvTimeoutError, SendError, TryRecvError, TrySendError};
+use std::time::Duration;
+
+use super::instance::{open, Flavor, Rx, Tx};
+use super::instrument::InstrumentChannel;
+use crate::clock;
+use crate::entries::WrapSite;
+
+/// A wrapped [`std::sync::mpsc::Sender`].
+pub struct Sender<T> {
+    inner: mpsc::Sender<T>,
+    meta: Tx,
+}
+
+/// A wrapped [`std::sync::mpsc::SyncSender`].
+pub struct SyncSender<T> {
+    inner: mpsc::SyncSender<T>,
+    meta: Tx,
+}
+
+/// A wrapped [`std::sync::mpsc::Receiver`].
+pub struct Receiver<T> {
+    inner: mpsc::Receiver<T>,
+    meta: Rx,
+}
+
+impl<T> InstrumentChannel for (mpsc::Sender<T>, mpsc::Receiver<T>) {
+    type Output = (Sender<T>, Receiver<T>);
+    fn instrument(self, site: &'static WrapSite) -> Self::Output {
+        let (tx, rx) = open::<T>(site, "std::channel", None, Flavor::Fifo);
+        (Sender { inner: self.0, meta: tx }, Receiver { inner: self.1, meta: rx })
+    }
+}
+
+impl<T> InstrumentChannel for (mpsc::SyncSender<T>, mpsc::Receiver<T>) {
+    type Output = (SyncSender<T>, Receiver<T>);
+    fn instrument(self, site: &'static WrapSite) -> Self::Output {
+        // std does not expose the bound; latencies use the largest ring.
+        let (tx, rx) = open::<T>(site, "std::sync_channel", None, Flavor::Fifo);
+        (SyncSender { inner: self.0, meta: tx }, Receiver { inner: self.1, meta: rx })
+    }
+}
+
+impl<T> Sender<T> {
+    /// As [`std::sync::mpsc::Sender::send`].
+    #[inline]
+    pub fn send(&self, t: T) -> Result<(), SendError<T>> {
+        let tick = clock::now();
+        self.inner.send(t)?;
+        self.meta.on_send(tick, 1);
+        Ok(())
+    }
+}
+
+impl<T> SyncSender<T> {
+    /// As [`std::sync::mpsc::SyncSender::send`]; time spent waiting for room is counted
+    /// as blocked.
+    #[inline]
+    pub fn send(&self, t: T) -> Result<(), SendError<T>> {
+        let tick = clock::now();
+        match self.inner.try_send(t) {
+            Ok(()) => {
+                self.meta.on_send(tick, 1);
+                Ok(())
+            }
+            Err(TrySendError::Disconnected(t)) => Err(SendError(t)),
+            Err(TrySendError::Full(t)) => {
+                let start = clock::now();
+                self.inner.send(t)?;
+                let end = clock::now();
+                self.meta.on_blocked(end.saturating_sub(start));
+                self.meta.on_send(end, 1);
+                Ok(())
+            }
+        }
+    }
+
+    /// As [`std::sync::mpsc::SyncSender::try_send`].
+    #[inline]
+    pub fn try_send(&self, t: T) -> Result<(), TrySendError<T>> {
+        let tick = clock::now();
+        self.inner.try_send(t)?;
+        self.meta.on_send(tick, 1);
+        Ok(())
+    }
+}
+
+impl<T> Receiver<T> {
+    /// As [`std::sync::mpsc::Receiver::recv`].
+    #[inline]
+    pub fn recv(&self) -> Result<T, RecvError> {
+        let t = self.inner.recv()?;
+        self.meta.on_receive(None);
+        Ok(t)
+    }
+
+    /// As [`std::sync::mpsc::Receiver::try_recv`].
+    #[inline]
+    pub fn try_recv(&self) -> Result<T, TryRecvError> {
+        let t = self.inner.try_recv()?;
+        self.meta.on_receive(None);
+        Ok(t)
+    }
+
+    /// As [`std::sync::mpsc::Receiver::recv_timeout`].
+    #[inline]
+    pub fn recv_timeout(&self, timeout: Duration) -> Result<T, RecvTimeoutError> {
+        let t = self.inner.recv_timeout(timeout)?;
+        self.meta.on_receive(None);
+        Ok(t)
+    }
+
+    /// As [`std::sync::mpsc::Receiver::iter`]: blocks for each message until the
+    /// channel closes.
+    pub fn iter(&self) -> Iter<'_, T> {
+        Iter { rx: self }
+    }
+
+    /// As [`std::sync::mpsc::Receiver::try_iter`]: the messages already queued.
+    pub fn try_iter(&self) -> TryIter<'_, T> {
+        TryIter { rx: self }
+    }
+}
+
+/// As [`std::sync::mpsc::Iter`].
+#[derive(Debug)]
+pub struct Iter<'a, T> {
+    rx: &'a Receiver<T>,
+}
+
+/// As [`std::sync::mpsc::TryIter`].
+#[derive(Debug)]
+pub struct TryIter<'a, T> {
+    rx: &'a Receiver<T>,
+}
+
+/// As [`std::sync::mpsc::IntoIter`].
+#[derive(Debug)]
+pub struct IntoIter<T> {
+    rx: Receiver<T>,
+}
+
+impl<T> Iterator for Iter<'_, T> {
+    type Item = T;
+    fn next(&mut self) -> Option<T> {
+        self.rx.recv().ok()
+    }
+}
+
+impl<T> Iterator for TryIter<'_, T> {
+    type Item = T;
+    fn next(&mut self) -> Option<T> {
+        self.rx.try_recv().ok()
+    }
+}
+
+impl<T> Iterator for IntoIter<T> {
+    type Item = T;
+    fn next(&mut self) -> Option<T> {
+        self.rx.recv().ok()
+    }
+}
+
+impl<'a, T> IntoIterator for &'a Receiver<T> {
+    type Item = T;
+    type IntoIter = Iter<'a, T>;
+    fn into_iter(self) -> Iter<'a, T> {
+        self.iter()
+    }
+}
+
+impl<T> IntoIterator for Receiver<T> {
+    type Item = T;
+    type IntoIter = IntoIter<T>;
+    fn into_iter(self) -> IntoIter<T> {
+        IntoIter { rx: self }
+    }
+}
+
+impl<T> Clone for Sender<T> {
+    fn clone(&self) -> Self {
+        Self { inner: self.inner.clone(), meta: self.meta.clone() }
+    }
+}
+
+impl<T> Clone for SyncSender<T> {
+    fn clone(&self) -> Self {
+        Self { inner: self.inner.clone(), meta: self.meta.clone() }
+    }
+}
+
+impl<T> std::ops::Deref for Sender<T> {
+    type Target = mpsc::Sender<T>;
+    fn deref(&self) -> &Self::Target {
+        &self.inner
+    }
+}
+
+impl<T> std::ops::Deref for SyncSender<T> {
+    type Target = mpsc::SyncSender<T>;
+    fn deref(&self) -> &Self::Target {
+        &self.inner
+    }
+}
+
+impl<T> std::ops::Deref for Receiver<T> {
+    type Target = mpsc::Receiver<T>;
+    fn deref(&self) -> &Self::Target {
+        &self.inner
+    }
+}
+
+impl<T> fmt::Debug for Sender<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.inner.fmt(f)
+    }
+}
+
+impl<T> fmt::Debug for SyncSender<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.inner.fmt(f)
+    }
+}
+
+impl<T> fmt::Debug for Receiver<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.inner.fmt(f)
+    }
+}

@@ -1,0 +1,147 @@
+//! `tokio::sync::broadcast`: every receiver gets every message sent while it exists.
+//!
+//! A message counts once in `sent` and once per receiver in the queue (the count `send`
+//! returns), so the queue is the number of pending deliveries. Each wrapped receiver
+//! keeps the sequence number of its next message to pair latencies; a lagged receiver's
+//! skipped messages and a dropped receiver's backlog leave the queue unreceived.
+
+use std::fmt;
+
+use ::tokio::sync::broadcast::{self, error};
+
+use super::super::instance::{open, Flavor, Rx, Tx};
+use super::super::instrument::InstrumentChannel;
+use crate::clock;
+use crate::entries::WrapSite;
+
+/// A wrapped [`tokio::sync::broadcast::Sender`].
+pub struct Sender<T> {
+    inner: broadcast::Sender<T>,
+    meta: Tx,
+}
+
+/// A wrapped [`tokio::sync::broadcast::Receiver`].
+pub struct Receiver<T> {
+    inner: broadcast::Receiver<T>,
+    meta: Rx,
+    /// Sequence number of the next message this receiver gets.
+    next: u64,
+}
+
+impl<T> InstrumentChannel for (broadcast::Sender<T>, broadcast::Receiver<T>) {
+    type Output = (Sender<T>, Receiver<T>);
+    fn instrument(self, site: &'static WrapSite) -> Self::Output {
+        let (tx, rx) = open::<T>(site, "tokio::broadcast", None, Flavor::Broadcast);
+        (Sender { inner: self.0, meta: tx }, Receiver { inner: self.1, meta: rx, next: 0 })
+    }
+}
+
+impl<T> Sender<T> {
+    /// As [`tokio::sync::broadcast::Sender::send`].
+    pub fn send(&self, value: T) -> Result<usize, error::SendError<T>> {
+        let tick = clock::now();
+        let receivers = self.inner.send(value)?;
+        self.meta.on_send(tick, receivers as u64);
+        Ok(receivers)
+    }
+
+    /// As [`tokio::sync::broadcast::Sender::subscribe`].
+    pub fn subscribe(&self) -> Receiver<T> {
+        let meta = self.meta.subscribe();
+        let next = meta.sent();
+        Receiver { inner: self.inner.subscribe(), meta, next }
+    }
+}
+
+impl<T> Receiver<T> {
+    fn received(&mut self) {
+        self.meta.on_receive(Some(self.next));
+        self.next += 1;
+    }
+
+    fn lagged(&mut self, skipped: u64) {
+        self.meta.on_discard(skipped);
+        self.next += skipped;
+    }
+}
+
+impl<T: Clone> Receiver<T> {
+    fn count(&mut self, result: &Result<T, error::RecvError>) {
+        match result {
+            Ok(_) => self.received(),
+            Err(error::RecvError::Lagged(n)) => self.lagged(*n),
+            Err(error::RecvError::Closed) => {}
+        }
+    }
+
+    /// As [`tokio::sync::broadcast::Receiver::recv`].
+    pub async fn recv(&mut self) -> Result<T, error::RecvError> {
+        let result = self.inner.recv().await;
+        self.count(&result);
+        result
+    }
+
+    /// As [`tokio::sync::broadcast::Receiver::blocking_recv`].
+    pub fn blocking_recv(&mut self) -> Result<T, error::RecvError> {
+        let result = self.inner.blocking_recv();
+        self.count(&result);
+        result
+    }
+
+    /// As [`tokio::sync::broadcast::Receiver::try_recv`].
+    pub fn try_recv(&mut self) -> Result<T, error::TryRecvError> {
+        let result = self.inner.try_recv();
+        match &result {
+            Ok(_) => self.received(),
+            Err(error::TryRecvError::Lagged(n)) => self.lagged(*n),
+            Err(_) => {}
+        }
+        result
+    }
+
+    /// As [`tokio::sync::broadcast::Receiver::resubscribe`].
+    pub fn resubscribe(&self) -> Self {
+        let meta = self.meta.another();
+        let next = meta.sent();
+        Self { inner: self.inner.resubscribe(), meta, next }
+    }
+}
+
+impl<T> Drop for Receiver<T> {
+    fn drop(&mut self) {
+        // Messages this receiver will never get leave the queue with it.
+        self.meta.on_discard(self.inner.len() as u64);
+    }
+}
+
+impl<T> Clone for Sender<T> {
+    fn clone(&self) -> Self {
+        Self { inner: self.inner.clone(), meta: self.meta.clone() }
+    }
+}
+
+impl<T> std::ops::Deref for Sender<T> {
+    type Target = broadcast::Sender<T>;
+    fn deref(&self) -> &Self::Target {
+        &self.inner
+    }
+}
+
+impl<T> std::ops::Deref for Receiver<T> {
+    type Target = broadcast::Receiver<T>;
+    fn deref(&self) -> &Self::Target {
+        &self.inner
+    }
+}
+
+impl<T> fmt::Debug for Sender<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.inner.fmt(f)
+    }
+}
+
+impl<T> fmt::Debug for Receiver<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.inner.fmt(f)
+    }
+}

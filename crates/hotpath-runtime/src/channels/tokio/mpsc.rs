@@ -1,0 +1,322 @@
+//! `tokio::sync::mpsc`: bounded `channel(n)` and `unbounded_channel()`.
+//!
+//! Sends that can wait for room (`send`, `blocking_send`, `reserve`) first try without
+//! waiting; only when the channel is full is the wait timed as blocked. Tokio's bounded
+//! channel hands freed slots to waiting senders in order, so the first try never
+//! overtakes them. `reserve_many`, `send_timeout` and weak senders are reached through
+//! `Deref` and are not counted.
+
+use std::fmt;
+use std::task::{Context, Poll};
+
+use ::tokio::sync::mpsc::{self, error};
+
+use super::super::instance::{open, Flavor, Rx, Tx};
+use super::super::instrument::InstrumentChannel;
+use crate::clock;
+use crate::entries::WrapSite;
+
+/// A wrapped [`tokio::sync::mpsc::Sender`].
+pub struct Sender<T> {
+    inner: mpsc::Sender<T>,
+    meta: Tx,
+}
+
+/// A wrapped [`tokio::sync::mpsc::Receiver`].
+pub struct Receiver<T> {
+    inner: mpsc::Receiver<T>,
+    meta: Rx,
+}
+
+/// A wrapped [`tokio::sync::mpsc::UnboundedSender`].
+pub struct UnboundedSender<T> {
+    inner: mpsc::UnboundedSender<T>,
+    meta: Tx,
+}
+
+/// A wrapped [`tokio::sync::mpsc::UnboundedReceiver`].
+pub struct UnboundedReceiver<T> {
+    inner: mpsc::UnboundedReceiver<T>,
+    meta: Rx,
+}
+
+/// A wrapped [`tokio::sync::mpsc::Permit`]: counts the message it sends.
+pub struct Permit<'a, T> {
+    inner: mpsc::Permit<'a, T>,
+    meta: &'a Tx,
+}
+
+/// A wrapped [`tokio::sync::mpsc::OwnedPermit`].
+pub struct OwnedPermit<T> {
+    inner: mpsc::OwnedPermit<T>,
+    meta: Tx,
+}
+
+impl<T> InstrumentChannel for (mpsc::Sender<T>, mpsc::Receiver<T>) {
+    type Output = (Sender<T>, Receiver<T>);
+    fn instrument(self, site: &'static WrapSite) -> Self::Output {
+        let capacity = self.0.max_capacity();
+        let (tx, rx) = open::<T>(site, "tokio::mpsc", Some(capacity), Flavor::Fifo);
+        (Sender { inner: self.0, meta: tx }, Receiver { inner: self.1, meta: rx })
+    }
+}
+
+impl<T> InstrumentChannel for (mpsc::UnboundedSender<T>, mpsc::UnboundedReceiver<T>) {
+    type Output = (UnboundedSender<T>, UnboundedReceiver<T>);
+    fn instrument(self, site: &'static WrapSite) -> Self::Output {
+        let (tx, rx) = open::<T>(site, "tokio::mpsc::unbounded", None, Flavor::Fifo);
+        (UnboundedSender { inner: self.0, meta: tx }, UnboundedReceiver { inner: self.1, meta: rx })
+    }
+}
+
+impl<T> Sender<T> {
+    /// As [`tokio::sync::mpsc::Sender::send`]; waiting for room counts as blocked.
+    pub async fn send(&self, value: T) -> Result<(), error::SendError<T>> {
+        let tick = clock::now();
+        match self.inner.try_send(value) {
+            Ok(()) => {
+                self.meta.on_send(tick, 1);
+            }
+            Err(error::TrySendError::Closed(value)) => return Err(error::SendError(value)),
+            Err(error::TrySendError::Full(value)) => {
+                let start = clock::now();
+                let result = self.inner.send(value).await;
+                let end = clock::now();
+                self.meta.on_blocked(end.saturating_sub(start));
+                result?;
+                self.meta.on_send(end, 1);
+            }
+        }
+        Ok(())
+    }
+
+    /// As [`tokio::sync::mpsc::Sender::try_send`].
+    pub fn try_send(&self, value: T) -> Result<(), error::TrySendError<T>> {
+        let tick = clock::now();
+        self.inner.try_send(value)?;
+        self.meta.on_send(tick, 1);
+        Ok(())
+    }
+
+    /// As [`tokio::sync::mpsc::Sender::blocking_send`].
+    pub fn blocking_send(&self, value: T) -> Result<(), error::SendError<T>> {
+        let tick = clock::now();
+        match self.inner.try_send(value) {
+            Ok(()) => {
+                self.meta.on_send(tick, 1);
+            }
+            Err(error::TrySendError::Closed(value)) => return Err(error::SendError(value)),
+            Err(error::TrySendError::Full(value)) => {
+                let start = clock::now();
+                let result = self.inner.blocking_send(value);
+                let end = clock::now();
+                self.meta.on_blocked(end.saturating_sub(start));
+                result?;
+                self.meta.on_send(end, 1);
+            }
+        }
+        Ok(())
+    }
+
+    /// As [`tokio::sync::mpsc::Sender::reserve`]; waiting for room counts as blocked.
+    pub async fn reserve(&self) -> Result<Permit<'_, T>, error::SendError<()>> {
+        let inner = match self.inner.try_reserve() {
+            Ok(permit) => permit,
+            Err(error::TrySendError::Closed(())) => return Err(error::SendError(())),
+            Err(error::TrySendError::Full(())) => {
+                let start = clock::now();
+                let result = self.inner.reserve().await;
+                self.meta.on_blocked(clock::now().saturating_sub(start));
+                result?
+            }
+        };
+        Ok(Permit { inner, meta: &self.meta })
+    }
+
+    /// As [`tokio::sync::mpsc::Sender::try_reserve`].
+    pub fn try_reserve(&self) -> Result<Permit<'_, T>, error::TrySendError<()>> {
+        Ok(Permit { inner: self.inner.try_reserve()?, meta: &self.meta })
+    }
+
+    /// As [`tokio::sync::mpsc::Sender::reserve_owned`].
+    pub async fn reserve_owned(self) -> Result<OwnedPermit<T>, error::SendError<()>> {
+        let Self { inner, meta } = self;
+        let inner = match inner.try_reserve_owned() {
+            Ok(permit) => permit,
+            Err(error::TrySendError::Closed(_)) => return Err(error::SendError(())),
+            Err(error::TrySendError::Full(inner)) => {
+                let start = clock::now();
+                let result = inner.reserve_owned().await;
+                meta.on_blocked(clock::now().saturating_sub(start));
+                result?
+            }
+        };
+        Ok(OwnedPermit { inner, meta })
+    }
+
+    /// As [`tokio::sync::mpsc::Sender::try_reserve_owned`]; the error gives back this
+    /// wrapped sender.
+    pub fn try_reserve_owned(self) -> Result<OwnedPermit<T>, error::TrySendError<Self>> {
+        let Self { inner, meta } = self;
+        match inner.try_reserve_owned() {
+            Ok(inner) => Ok(OwnedPermit { inner, meta }),
+            Err(error::TrySendError::Full(inner)) => Err(error::TrySendError::Full(Self { inner, meta })),
+            Err(error::TrySendError::Closed(inner)) => Err(error::TrySendError::Closed(Self { inner, meta })),
+        }
+    }
+}
+
+impl<T> Permit<'_, T> {
+    /// As [`tokio::sync::mpsc::Permit::send`].
+    pub fn send(self, value: T) {
+        let tick = clock::now();
+        self.inner.send(value);
+        self.meta.on_send(tick, 1);
+    }
+}
+
+impl<T> OwnedPermit<T> {
+    /// As [`tokio::sync::mpsc::OwnedPermit::send`]: gives back the wrapped sender.
+    pub fn send(self, value: T) -> Sender<T> {
+        let tick = clock::now();
+        let inner = self.inner.send(value);
+        self.meta.on_send(tick, 1);
+        Sender { inner, meta: self.meta }
+    }
+
+    /// As [`tokio::sync::mpsc::OwnedPermit::release`].
+    pub fn release(self) -> Sender<T> {
+        Sender { inner: self.inner.release(), meta: self.meta }
+    }
+}
+
+impl<T> UnboundedSender<T> {
+    /// As [`tokio::sync::mpsc::UnboundedSender::send`].
+    pub fn send(&self, value: T) -> Result<(), error::SendError<T>> {
+        let tick = clock::now();
+        self.inner.send(value)?;
+        self.meta.on_send(tick, 1);
+        Ok(())
+    }
+}
+
+/// The receiving methods, the same for bounded and unbounded receivers.
+macro_rules! receiver {
+    ($name:ident, $doc:literal) => {
+        impl<T> $name<T> {
+            #[doc = concat!("As [`tokio::sync::mpsc::", $doc, "::recv`].")]
+            pub async fn recv(&mut self) -> Option<T> {
+                let value = self.inner.recv().await?;
+                self.meta.on_receive(None);
+                Some(value)
+            }
+
+            #[doc = concat!("As [`tokio::sync::mpsc::", $doc, "::try_recv`].")]
+            pub fn try_recv(&mut self) -> Result<T, error::TryRecvError> {
+                let value = self.inner.try_recv()?;
+                self.meta.on_receive(None);
+                Ok(value)
+            }
+
+            #[doc = concat!("As [`tokio::sync::mpsc::", $doc, "::blocking_recv`].")]
+            pub fn blocking_recv(&mut self) -> Option<T> {
+                let value = self.inner.blocking_recv()?;
+                self.meta.on_receive(None);
+                Some(value)
+            }
+
+            #[doc = concat!("As [`tokio::sync::mpsc::", $doc, "::recv_many`].")]
+            pub async fn recv_many(&mut self, buffer: &mut Vec<T>, limit: usize) -> usize {
+                let n = self.inner.recv_many(buffer, limit).await;
+                (0..n).for_each(|_| self.meta.on_receive(None));
+                n
+            }
+
+            #[doc = concat!("As [`tokio::sync::mpsc::", $doc, "::blocking_recv_many`].")]
+            pub fn blocking_recv_many(&mut self, buffer: &mut Vec<T>, limit: usize) -> usize {
+                let n = self.inner.blocking_recv_many(buffer, limit);
+                (0..n).for_each(|_| self.meta.on_receive(None));
+                n
+            }
+
+            #[doc = concat!("As [`tokio::sync::mpsc::", $doc, "::poll_recv`].")]
+            pub fn poll_recv(&mut self, cx: &mut Context<'_>) -> Poll<Option<T>> {
+                let polled = self.inner.poll_recv(cx);
+                if let Poll::Ready(Some(_)) = &polled {
+                    self.meta.on_receive(None);
+                }
+                polled
+            }
+
+            #[doc = concat!("As [`tokio::sync::mpsc::", $doc, "::poll_recv_many`].")]
+            pub fn poll_recv_many(&mut self, cx: &mut Context<'_>, buffer: &mut Vec<T>, limit: usize) -> Poll<usize> {
+                let polled = self.inner.poll_recv_many(cx, buffer, limit);
+                if let Poll::Ready(n) = polled {
+                    (0..n).for_each(|_| self.meta.on_receive(None));
+                }
+                polled
+            }
+        }
+
+        impl<T> std::ops::Deref for $name<T> {
+            type Target = mpsc::$name<T>;
+            fn deref(&self) -> &Self::Target {
+                &self.inner
+            }
+        }
+
+        impl<T> std::ops::DerefMut for $name<T> {
+            fn deref_mut(&mut self) -> &mut Self::Target {
+                &mut self.inner
+            }
+        }
+
+        impl<T> fmt::Debug for $name<T> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.inner.fmt(f)
+            }
+        }
+    };
+}
+
+receiver!(Receiver, "Receiver");
+receiver!(UnboundedReceiver, "UnboundedReceiver");
+
+/// `Clone`, `Deref` and `Debug` of a sender.
+macro_rules! sender {
+    ($name:ident) => {
+        impl<T> Clone for $name<T> {
+            fn clone(&self) -> Self {
+                Self { inner: self.inner.clone(), meta: self.meta.clone() }
+            }
+        }
+
+        impl<T> std::ops::Deref for $name<T> {
+            type Target = mpsc::$name<T>;
+            fn deref(&self) -> &Self::Target {
+                &self.inner
+            }
+        }
+
+        impl<T> fmt::Debug for $name<T> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.inner.fmt(f)
+            }
+        }
+    };
+}
+
+sender!(Sender);
+sender!(UnboundedSender);
+
+impl<T> fmt::Debug for Permit<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.inner.fmt(f)
+    }
+}
+
+impl<T> fmt::Debug for OwnedPermit<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.inner.fmt(f)
+    }
+}

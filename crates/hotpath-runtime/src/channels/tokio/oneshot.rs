@@ -1,0 +1,109 @@
+//! `tokio::sync::oneshot`: one message, latency from `send` to the receiver's `Ready`.
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use ::tokio::sync::oneshot::{self, error};
+
+use super::super::instance::{open, Flavor, Rx, Tx};
+use super::super::instrument::InstrumentChannel;
+use crate::clock;
+use crate::entries::WrapSite;
+
+/// A wrapped [`tokio::sync::oneshot::Sender`].
+pub struct Sender<T> {
+    inner: oneshot::Sender<T>,
+    meta: Tx,
+}
+
+/// A wrapped [`tokio::sync::oneshot::Receiver`]; a future like the original.
+pub struct Receiver<T> {
+    inner: oneshot::Receiver<T>,
+    meta: Rx,
+}
+
+impl<T> InstrumentChannel for (oneshot::Sender<T>, oneshot::Receiver<T>) {
+    type Output = (Sender<T>, Receiver<T>);
+    fn instrument(self, site: &'static WrapSite) -> Self::Output {
+        let (tx, rx) = open::<T>(site, "tokio::oneshot", Some(1), Flavor::Fifo);
+        (Sender { inner: self.0, meta: tx }, Receiver { inner: self.1, meta: rx })
+    }
+}
+
+impl<T> Sender<T> {
+    /// As [`tokio::sync::oneshot::Sender::send`].
+    pub fn send(self, value: T) -> Result<(), T> {
+        let tick = clock::now();
+        self.inner.send(value)?;
+        self.meta.on_send(tick, 1);
+        Ok(())
+    }
+}
+
+impl<T> Receiver<T> {
+    /// As [`tokio::sync::oneshot::Receiver::try_recv`].
+    pub fn try_recv(&mut self) -> Result<T, error::TryRecvError> {
+        let value = self.inner.try_recv()?;
+        self.meta.on_receive(None);
+        Ok(value)
+    }
+
+    /// As [`tokio::sync::oneshot::Receiver::blocking_recv`].
+    pub fn blocking_recv(self) -> Result<T, error::RecvError> {
+        let value = self.inner.blocking_recv()?;
+        self.meta.on_receive(None);
+        Ok(value)
+    }
+}
+
+impl<T> Future for Receiver<T> {
+    type Output = Result<T, error::RecvError>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let polled = Pin::new(&mut self.inner).poll(cx);
+        if let Poll::Ready(Ok(_)) = &polled {
+            self.meta.on_receive(None);
+        }
+        polled
+    }
+}
+
+impl<T> std::ops::Deref for Sender<T> {
+    type Target = oneshot::Sender<T>;
+    fn deref(&self) -> &Self::Target {
+        &self.inner
+    }
+}
+
+impl<T> std::ops::DerefMut for Sender<T> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.inner
+    }
+}
+
+impl<T> std::ops::Deref for Receiver<T> {
+    type Target = oneshot::Receiver<T>;
+    fn deref(&self) -> &Self::Target {
+        &self.inner
+    }
+}
+
+impl<T> std::ops::DerefMut for Receiver<T> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.inner
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for Sender<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.inner.fmt(f)
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for Receiver<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.inner.fmt(f)
+    }
+}

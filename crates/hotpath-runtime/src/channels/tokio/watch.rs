@@ -1,0 +1,126 @@
+//! `tokio::sync::watch`: one value, replaced by each send. Receivers see the latest
+//! value, so there is no queue (shown as 0); a receive is a `changed()` (or `wait_for`)
+//! that returned, and its latency runs from the latest send to it.
+
+use std::fmt;
+
+use ::tokio::sync::watch::{self, error};
+
+use super::super::instance::{open, Flavor, Rx, Tx};
+use super::super::instrument::InstrumentChannel;
+use crate::clock;
+use crate::entries::WrapSite;
+
+/// A wrapped [`tokio::sync::watch::Sender`].
+pub struct Sender<T> {
+    inner: watch::Sender<T>,
+    meta: Tx,
+}
+
+/// A wrapped [`tokio::sync::watch::Receiver`].
+pub struct Receiver<T> {
+    inner: watch::Receiver<T>,
+    meta: Rx,
+}
+
+impl<T> InstrumentChannel for (watch::Sender<T>, watch::Receiver<T>) {
+    type Output = (Sender<T>, Receiver<T>);
+    fn instrument(self, site: &'static WrapSite) -> Self::Output {
+        let (tx, rx) = open::<T>(site, "tokio::watch", Some(1), Flavor::Watch);
+        (Sender { inner: self.0, meta: tx }, Receiver { inner: self.1, meta: rx })
+    }
+}
+
+impl<T> Sender<T> {
+    /// As [`tokio::sync::watch::Sender::send`].
+    pub fn send(&self, value: T) -> Result<(), error::SendError<T>> {
+        let tick = clock::now();
+        self.inner.send(value)?;
+        self.meta.on_send(tick, 1);
+        Ok(())
+    }
+
+    /// As [`tokio::sync::watch::Sender::send_replace`].
+    pub fn send_replace(&self, value: T) -> T {
+        let tick = clock::now();
+        let old = self.inner.send_replace(value);
+        self.meta.on_send(tick, 1);
+        old
+    }
+
+    /// As [`tokio::sync::watch::Sender::send_modify`].
+    pub fn send_modify<F: FnOnce(&mut T)>(&self, modify: F) {
+        let tick = clock::now();
+        self.inner.send_modify(modify);
+        self.meta.on_send(tick, 1);
+    }
+
+    /// As [`tokio::sync::watch::Sender::send_if_modified`]; counts a send when it notified.
+    pub fn send_if_modified<F: FnOnce(&mut T) -> bool>(&self, modify: F) -> bool {
+        let tick = clock::now();
+        let modified = self.inner.send_if_modified(modify);
+        if modified {
+            self.meta.on_send(tick, 1);
+        }
+        modified
+    }
+
+    /// As [`tokio::sync::watch::Sender::subscribe`].
+    pub fn subscribe(&self) -> Receiver<T> {
+        Receiver { inner: self.inner.subscribe(), meta: self.meta.subscribe() }
+    }
+}
+
+impl<T> Receiver<T> {
+    /// As [`tokio::sync::watch::Receiver::changed`].
+    pub async fn changed(&mut self) -> Result<(), error::RecvError> {
+        self.inner.changed().await?;
+        self.meta.on_receive(None);
+        Ok(())
+    }
+
+    /// As [`tokio::sync::watch::Receiver::wait_for`].
+    pub async fn wait_for(&mut self, f: impl FnMut(&T) -> bool) -> Result<watch::Ref<'_, T>, error::RecvError> {
+        let value = self.inner.wait_for(f).await?;
+        self.meta.on_receive(None);
+        Ok(value)
+    }
+}
+
+impl<T> Clone for Receiver<T> {
+    fn clone(&self) -> Self {
+        Self { inner: self.inner.clone(), meta: self.meta.another() }
+    }
+}
+
+impl<T> std::ops::Deref for Sender<T> {
+    type Target = watch::Sender<T>;
+    fn deref(&self) -> &Self::Target {
+        &self.inner
+    }
+}
+
+impl<T> std::ops::Deref for Receiver<T> {
+    type Target = watch::Receiver<T>;
+    fn deref(&self) -> &Self::Target {
+        &self.inner
+    }
+}
+
+impl<T> std::ops::DerefMut for Receiver<T> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.inner
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for Sender<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.inner.fmt(f)
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for Receiver<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.inner.fmt(f)
+    }
+}

@@ -1,0 +1,260 @@
+//! One entry's numbers on one thread, and their merge over threads.
+//!
+//! Written only by the owning thread with relaxed load + store (no locked
+//! read-modify-write); read by the collector, which may see a counter slightly
+//! behind but never torn.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use crate::histogram::{Histogram, LocalHistogram};
+
+/// Adds to a counter that only the owning thread writes.
+#[inline(always)]
+fn bump(counter: &AtomicU64, by: u64) {
+    counter.store(counter.load(Relaxed).wrapping_add(by), Relaxed);
+}
+
+/// The operations an `io!` wrapper records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Read,
+    Write,
+    Flush,
+    /// Only async writers shut down (`poll_shutdown`, the `tokio` feature).
+    #[cfg_attr(not(feature = "tokio"), allow(dead_code))]
+    Shutdown,
+}
+
+/// `start` of an operation whose duration is not sampled (see `sampling`).
+pub(crate) const UNTIMED: u64 = 1;
+
+/// Reads or writes: counts, bytes and the durations of timed operations.
+pub(crate) struct TransferCell {
+    ops: AtomicU64,
+    bytes: AtomicU64,
+    errors: AtomicU64,
+    timed_ops: AtomicU64,
+    timed_bytes: AtomicU64,
+    timed_ticks: AtomicU64,
+    min: AtomicU64,
+    max: AtomicU64,
+    histogram: LocalHistogram,
+}
+
+/// Flushes and shutdowns: counts and summed durations, no bytes.
+pub(crate) struct ControlCell {
+    ops: AtomicU64,
+    errors: AtomicU64,
+    timed_ops: AtomicU64,
+    timed_ticks: AtomicU64,
+}
+
+/// Per-thread record of one entry.
+pub(crate) struct IoCell {
+    instances: AtomicU64,
+    read: TransferCell,
+    write: TransferCell,
+    flush: ControlCell,
+    shutdown: ControlCell,
+}
+
+impl TransferCell {
+    const fn new() -> Self {
+        Self {
+            ops: AtomicU64::new(0),
+            bytes: AtomicU64::new(0),
+            errors: AtomicU64::new(0),
+            timed_ops: AtomicU64::new(0),
+            timed_bytes: AtomicU64::new(0),
+            timed_ticks: AtomicU64::new(0),
+            min: AtomicU64::new(u64::MAX),
+            max: AtomicU64::new(0),
+            histogram: LocalHistogram::new(),
+        }
+    }
+
+    #[inline(always)]
+    fn complete(&self, bytes: u64, start: u64, end: u64) {
+        bump(&self.ops, 1);
+        bump(&self.bytes, bytes);
+        if start > UNTIMED {
+            let elapsed = end.saturating_sub(start);
+            bump(&self.timed_ops, 1);
+            bump(&self.timed_bytes, bytes);
+            bump(&self.timed_ticks, elapsed);
+            if elapsed < self.min.load(Relaxed) {
+                self.min.store(elapsed, Relaxed);
+            }
+            if elapsed > self.max.load(Relaxed) {
+                self.max.store(elapsed, Relaxed);
+            }
+            self.histogram.record(elapsed);
+        }
+    }
+}
+
+impl ControlCell {
+    const fn new() -> Self {
+        Self {
+            ops: AtomicU64::new(0),
+            errors: AtomicU64::new(0),
+            timed_ops: AtomicU64::new(0),
+            timed_ticks: AtomicU64::new(0),
+        }
+    }
+
+    #[inline(always)]
+    fn complete(&self, start: u64, end: u64) {
+        bump(&self.ops, 1);
+        if start > UNTIMED {
+            bump(&self.timed_ops, 1);
+            bump(&self.timed_ticks, end.saturating_sub(start));
+        }
+    }
+}
+
+impl IoCell {
+    pub(crate) const fn new() -> Self {
+        Self {
+            instances: AtomicU64::new(0),
+            read: TransferCell::new(),
+            write: TransferCell::new(),
+            flush: ControlCell::new(),
+            shutdown: ControlCell::new(),
+        }
+    }
+
+    /// A wrapper instance was created.
+    pub(crate) fn add_instance(&self) {
+        bump(&self.instances, 1);
+    }
+
+    /// A completed operation of `bytes` bytes; `start` is [`UNTIMED`] or the tick
+    /// at which it began, `end` the tick at which it completed.
+    #[inline(always)]
+    pub(crate) fn complete(&self, kind: Kind, bytes: u64, start: u64, end: u64) {
+        match kind {
+            Kind::Read => self.read.complete(bytes, start, end),
+            Kind::Write => self.write.complete(bytes, start, end),
+            Kind::Flush => self.flush.complete(start, end),
+            Kind::Shutdown => self.shutdown.complete(start, end),
+        }
+    }
+
+    /// A failed operation (retryable conditions never get here).
+    #[inline(always)]
+    pub(crate) fn fail(&self, kind: Kind) {
+        let errors = match kind {
+            Kind::Read => &self.read.errors,
+            Kind::Write => &self.write.errors,
+            Kind::Flush => &self.flush.errors,
+            Kind::Shutdown => &self.shutdown.errors,
+        };
+        bump(errors, 1);
+    }
+}
+
+/// Reads or writes merged over threads, in ticks.
+#[derive(Clone)]
+pub(crate) struct TransferTotals {
+    pub(crate) ops: u64,
+    pub(crate) bytes: u64,
+    pub(crate) errors: u64,
+    pub(crate) timed_ops: u64,
+    pub(crate) timed_bytes: u64,
+    pub(crate) timed_ticks: u64,
+    pub(crate) min: u64,
+    pub(crate) max: u64,
+    pub(crate) histogram: Histogram,
+}
+
+impl Default for TransferTotals {
+    fn default() -> Self {
+        Self {
+            ops: 0,
+            bytes: 0,
+            errors: 0,
+            timed_ops: 0,
+            timed_bytes: 0,
+            timed_ticks: 0,
+            min: u64::MAX,
+            max: 0,
+            histogram: Histogram::default(),
+        }
+    }
+}
+
+impl TransferTotals {
+    fn add_cell(&mut self, cell: &TransferCell) {
+        self.ops += cell.ops.load(Relaxed);
+        self.bytes += cell.bytes.load(Relaxed);
+        self.errors += cell.errors.load(Relaxed);
+        self.timed_ops += cell.timed_ops.load(Relaxed);
+        self.timed_bytes += cell.timed_bytes.load(Relaxed);
+        self.timed_ticks += cell.timed_ticks.load(Relaxed);
+        self.min = self.min.min(cell.min.load(Relaxed));
+        self.max = self.max.max(cell.max.load(Relaxed));
+        self.histogram.merge_local(&cell.histogram);
+    }
+}
+
+/// Flushes or shutdowns merged over threads.
+#[derive(Clone, Default)]
+pub(crate) struct ControlTotals {
+    pub(crate) ops: u64,
+    pub(crate) errors: u64,
+    pub(crate) timed_ops: u64,
+    pub(crate) timed_ticks: u64,
+}
+
+impl ControlTotals {
+    fn add_cell(&mut self, cell: &ControlCell) {
+        self.ops += cell.ops.load(Relaxed);
+        self.errors += cell.errors.load(Relaxed);
+        self.timed_ops += cell.timed_ops.load(Relaxed);
+        self.timed_ticks += cell.timed_ticks.load(Relaxed);
+    }
+}
+
+/// One entry's numbers merged over live and exited threads.
+#[derive(Clone, Default)]
+pub(crate) struct IoTotals {
+    pub(crate) instances: u64,
+    pub(crate) read: TransferTotals,
+    pub(crate) write: TransferTotals,
+    pub(crate) flush: ControlTotals,
+    pub(crate) shutdown: ControlTotals,
+}
+
+impl IoTotals {
+    /// Adds one thread's cell.
+    pub(crate) fn add_cell(&mut self, cell: &IoCell) {
+        self.instances += cell.instances.load(Relaxed);
+        self.read.add_cell(&cell.read);
+        self.write.add_cell(&cell.write);
+        self.flush.add_cell(&cell.flush);
+        self.shutdown.add_cell(&cell.shutdown);
+    }
+
+    /// True when anything at all was recorded.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.instances == 0 && self.activity() == 0
+    }
+
+    /// Operations and errors of every kind.
+    pub(crate) fn activity(&self) -> u64 {
+        self.read.ops
+            + self.read.errors
+            + self.write.ops
+            + self.write.errors
+            + self.flush.ops
+            + self.flush.errors
+            + self.shutdown.ops
+            + self.shutdown.errors
+    }
+
+    /// Bytes held by the histograms, for memory accounting of retired totals.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.read.histogram.heap_bytes() + self.write.histogram.heap_bytes()
+    }
+}

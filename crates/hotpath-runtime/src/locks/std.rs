@@ -1,0 +1,154 @@
+//! `std::sync::Mutex` and `std::sync::RwLock`. Guards deref to the data; poisoning is
+//! the inner lock's own: a panic while a wrapped guard is held poisons the lock, and a
+//! poisoned lock hands out the wrapped guard inside the same `PoisonError`.
+
+use std::sync::{self, LockResult, PoisonError, TryLockError, TryLockResult};
+
+use super::entry::{contended, mutex_entry, rw_lock_entry, Held, Mode, MutexEntry, RwLockEntry};
+use super::instrument::{InstrumentMutex, InstrumentRwLock};
+use crate::entries::WrapSite;
+
+/// A wrapped [`std::sync::Mutex`].
+pub struct Mutex<T: ?Sized> {
+    entry: &'static MutexEntry,
+    inner: sync::Mutex<T>,
+}
+
+/// A wrapped [`std::sync::MutexGuard`]; records the hold time when dropped.
+pub struct MutexGuard<'a, T: ?Sized + 'a> {
+    // Declared first: dropped (hold time recorded) before the inner guard unlocks.
+    _held: Held,
+    inner: sync::MutexGuard<'a, T>,
+}
+
+/// A wrapped [`std::sync::RwLock`].
+pub struct RwLock<T: ?Sized> {
+    entry: &'static RwLockEntry,
+    inner: sync::RwLock<T>,
+}
+
+/// A wrapped [`std::sync::RwLockReadGuard`].
+pub struct RwLockReadGuard<'a, T: ?Sized + 'a> {
+    // Declared first: dropped (hold time recorded) before the inner guard unlocks.
+    _held: Held,
+    inner: sync::RwLockReadGuard<'a, T>,
+}
+
+/// A wrapped [`std::sync::RwLockWriteGuard`].
+pub struct RwLockWriteGuard<'a, T: ?Sized + 'a> {
+    // Declared first: dropped (hold time recorded) before the inner guard unlocks.
+    _held: Held,
+    inner: sync::RwLockWriteGuard<'a, T>,
+}
+
+impl<T> InstrumentMutex for sync::Mutex<T> {
+    type Output = Mutex<T>;
+    fn instrument(self, site: &'static WrapSite) -> Mutex<T> {
+        Mutex { entry: mutex_entry::<T>(site, "std"), inner: self }
+    }
+}
+
+impl<T> InstrumentRwLock for sync::RwLock<T> {
+    type Output = RwLock<T>;
+    fn instrument(self, site: &'static WrapSite) -> RwLock<T> {
+        RwLock { entry: rw_lock_entry::<T>(site, "std"), inner: self }
+    }
+}
+
+/// Tries without waiting, then waits (timed as contended); wraps the guard either way,
+/// keeping a poisoned result poisoned.
+macro_rules! acquire {
+    ($mode:expr, $try:expr, $wait:expr, $wrap:expr) => {{
+        let mode: &'static Mode = $mode;
+        match $try {
+            Ok(g) => Ok($wrap(Held::now(mode), g)),
+            Err(TryLockError::Poisoned(p)) => Err(PoisonError::new($wrap(Held::now(mode), p.into_inner()))),
+            Err(TryLockError::WouldBlock) => {
+                let (held, result) = contended(mode, || $wait);
+                match result {
+                    Ok(g) => Ok($wrap(held, g)),
+                    Err(p) => Err(PoisonError::new($wrap(held, p.into_inner()))),
+                }
+            }
+        }
+    }};
+}
+
+/// `try_` acquisitions: never wait, so never contended.
+macro_rules! try_acquire {
+    ($mode:expr, $try:expr, $wrap:expr) => {
+        match $try {
+            Ok(g) => Ok($wrap(Held::now($mode), g)),
+            Err(TryLockError::Poisoned(p)) => {
+                Err(TryLockError::Poisoned(PoisonError::new($wrap(Held::now($mode), p.into_inner()))))
+            }
+            Err(TryLockError::WouldBlock) => Err(TryLockError::WouldBlock),
+        }
+    };
+}
+
+impl<T: ?Sized> Mutex<T> {
+    /// As [`std::sync::Mutex::lock`].
+    #[inline]
+    pub fn lock(&self) -> LockResult<MutexGuard<'_, T>> {
+        let wrap = |held, inner| MutexGuard { _held: held, inner };
+        acquire!(&self.entry.mode, self.inner.try_lock(), self.inner.lock(), wrap)
+    }
+
+    /// As [`std::sync::Mutex::try_lock`].
+    #[inline]
+    pub fn try_lock(&self) -> TryLockResult<MutexGuard<'_, T>> {
+        let wrap = |held, inner| MutexGuard { _held: held, inner };
+        try_acquire!(&self.entry.mode, self.inner.try_lock(), wrap)
+    }
+}
+
+impl<T> Mutex<T> {
+    /// As [`std::sync::Mutex::into_inner`].
+    pub fn into_inner(self) -> LockResult<T> {
+        self.inner.into_inner()
+    }
+}
+
+impl<T: ?Sized> RwLock<T> {
+    /// As [`std::sync::RwLock::read`].
+    #[inline]
+    pub fn read(&self) -> LockResult<RwLockReadGuard<'_, T>> {
+        let wrap = |held, inner| RwLockReadGuard { _held: held, inner };
+        acquire!(&self.entry.read, self.inner.try_read(), self.inner.read(), wrap)
+    }
+
+    /// As [`std::sync::RwLock::write`].
+    #[inline]
+    pub fn write(&self) -> LockResult<RwLockWriteGuard<'_, T>> {
+        let wrap = |held, inner| RwLockWriteGuard { _held: held, inner };
+        acquire!(&self.entry.write, self.inner.try_write(), self.inner.write(), wrap)
+    }
+
+    /// As [`std::sync::RwLock::try_read`].
+    #[inline]
+    pub fn try_read(&self) -> TryLockResult<RwLockReadGuard<'_, T>> {
+        let wrap = |held, inner| RwLockReadGuard { _held: held, inner };
+        try_acquire!(&self.entry.read, self.inner.try_read(), wrap)
+    }
+
+    /// As [`std::sync::RwLock::try_write`].
+    #[inline]
+    pub fn try_write(&self) -> TryLockResult<RwLockWriteGuard<'_, T>> {
+        let wrap = |held, inner| RwLockWriteGuard { _held: held, inner };
+        try_acquire!(&self.entry.write, self.inner.try_write(), wrap)
+    }
+}
+
+impl<T> RwLock<T> {
+    /// As [`std::sync::RwLock::into_inner`].
+    pub fn into_inner(self) -> LockResult<T> {
+        self.inner.into_inner()
+    }
+}
+
+super::guard::lock_impls!(Mutex, sync::Mutex);
+super::guard::lock_impls!(RwLock, sync::RwLock);
+super::guard::guard_impls!(MutexGuard, mut);
+super::guard::guard_impls!(RwLockReadGuard);
+super::guard::guard_impls!(RwLockWriteGuard, mut);

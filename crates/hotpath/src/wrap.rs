@@ -1,0 +1,151 @@
+//! The types of wrapped values, under paths that name the wrapper with the `hotpath`
+//! feature and the original type without it, so signatures and struct fields compile
+//! the same in both modes:
+//!
+//! ```
+//! use hotpath::wrap::std::sync::mpsc::Receiver;
+//!
+//! fn drain(rx: Receiver<u32>) -> u32 {
+//!     rx.iter().sum()
+//! }
+//!
+//! let (tx, rx) = hotpath::channel!(std::sync::mpsc::channel::<u32>(), label = "numbers");
+//! tx.send(2).unwrap();
+//! drop(tx);
+//! assert_eq!(drain(rx), 2);
+//! ```
+
+/// `future!`'s output: `MeasuredFuture<F>` on, `F` off.
+#[cfg(feature = "hotpath")]
+pub type Future<F> = hotpath_runtime::MeasuredFuture<F>;
+/// `future!`'s output: `MeasuredFuture<F>` on, `F` off.
+#[cfg(not(feature = "hotpath"))]
+pub type Future<F> = F;
+
+/// `stream!`'s output: `MeasuredStream<S>` on, `S` off.
+#[cfg(feature = "hotpath")]
+pub type Stream<S> = hotpath_runtime::MeasuredStream<S>;
+/// `stream!`'s output: `MeasuredStream<S>` on, `S` off.
+#[cfg(not(feature = "hotpath"))]
+pub type Stream<S> = S;
+
+/// `std` types.
+pub mod std {
+    /// `std::sync` types.
+    pub mod sync {
+        #[cfg(not(feature = "hotpath"))]
+        pub use ::std::sync::{Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
+        #[cfg(feature = "hotpath")]
+        pub use hotpath_runtime::locks::std::{Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
+
+        /// `std::sync::mpsc` types.
+        pub mod mpsc {
+            #[cfg(not(feature = "hotpath"))]
+            pub use ::std::sync::mpsc::{IntoIter, Iter, Receiver, Sender, SyncSender, TryIter};
+            #[cfg(feature = "hotpath")]
+            pub use hotpath_runtime::channels::std::{IntoIter, Iter, Receiver, Sender, SyncSender, TryIter};
+        }
+    }
+}
+
+/// `tokio::sync` types (feature `tokio`).
+#[cfg(feature = "tokio")]
+pub mod tokio {
+    /// `tokio::sync` types.
+    pub mod sync {
+        #[cfg(not(feature = "hotpath"))]
+        pub use ::tokio::sync::{Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
+        #[cfg(feature = "hotpath")]
+        pub use hotpath_runtime::locks::tokio::{Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
+
+        /// `tokio::sync::mpsc` types.
+        pub mod mpsc {
+            #[cfg(not(feature = "hotpath"))]
+            pub use ::tokio::sync::mpsc::{OwnedPermit, Permit, Receiver, Sender, UnboundedReceiver, UnboundedSender};
+            #[cfg(feature = "hotpath")]
+            pub use hotpath_runtime::channels::tokio::mpsc::{
+                OwnedPermit, Permit, Receiver, Sender, UnboundedReceiver, UnboundedSender,
+            };
+        }
+
+        /// `tokio::sync::oneshot` types.
+        pub mod oneshot {
+            #[cfg(not(feature = "hotpath"))]
+            pub use ::tokio::sync::oneshot::{Receiver, Sender};
+            #[cfg(feature = "hotpath")]
+            pub use hotpath_runtime::channels::tokio::oneshot::{Receiver, Sender};
+        }
+
+        /// `tokio::sync::broadcast` types.
+        pub mod broadcast {
+            #[cfg(not(feature = "hotpath"))]
+            pub use ::tokio::sync::broadcast::{Receiver, Sender};
+            #[cfg(feature = "hotpath")]
+            pub use hotpath_runtime::channels::tokio::broadcast::{Receiver, Sender};
+        }
+
+        /// `tokio::sync::watch` types.
+        pub mod watch {
+            #[cfg(not(feature = "hotpath"))]
+            pub use ::tokio::sync::watch::{Receiver, Sender};
+            #[cfg(feature = "hotpath")]
+            pub use hotpath_runtime::channels::tokio::watch::{Receiver, Sender};
+        }
+    }
+}
+
+/// `parking_lot` types (feature `parking_lot`).
+#[cfg(feature = "parking_lot")]
+pub mod parking_lot {
+    #[cfg(not(feature = "hotpath"))]
+    pub use ::parking_lot::{Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
+    #[cfg(feature = "hotpath")]
+    pub use hotpath_runtime::locks::parking_lot::{Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
+}
+
+/// `crossbeam_channel` types (feature `crossbeam`).
+#[cfg(feature = "crossbeam")]
+pub mod crossbeam_channel {
+    #[cfg(not(feature = "hotpath"))]
+    pub use ::crossbeam_channel::{IntoIter, Iter, Receiver, Sender, TryIter};
+    #[cfg(feature = "hotpath")]
+    pub use hotpath_runtime::channels::crossbeam::{IntoIter, Iter, Receiver, Sender, TryIter};
+}
+
+/// `flume` types (feature `flume`).
+#[cfg(feature = "flume")]
+pub mod flume {
+    #[cfg(not(feature = "hotpath"))]
+    pub use ::flume::{IntoIter, Iter, Receiver, Sender};
+    #[cfg(feature = "hotpath")]
+    pub use hotpath_runtime::channels::flume::{IntoIter, Iter, Receiver, Sender};
+}
+
+/// `async_channel` types (feature `async-channel`).
+#[cfg(feature = "async-channel")]
+pub mod async_channel {
+    #[cfg(not(feature = "hotpath"))]
+    pub use ::async_channel::{Receiver, Sender};
+    #[cfg(feature = "hotpath")]
+    pub use hotpath_runtime::channels::async_channel::{Receiver, Sender};
+}
+
+/// `futures::channel` types (feature `futures`).
+#[cfg(feature = "futures")]
+pub mod futures_channel {
+    /// `futures::channel::mpsc` types.
+    pub mod mpsc {
+        #[cfg(not(feature = "hotpath"))]
+        pub use ::futures_channel::mpsc::{Receiver, Sender, UnboundedReceiver, UnboundedSender};
+        #[cfg(feature = "hotpath")]
+        pub use hotpath_runtime::channels::futures::mpsc::{Receiver, Sender, UnboundedReceiver, UnboundedSender};
+    }
+
+    /// `futures::channel::oneshot` types.
+    pub mod oneshot {
+        #[cfg(not(feature = "hotpath"))]
+        pub use ::futures_channel::oneshot::{Receiver, Sender};
+        #[cfg(feature = "hotpath")]
+        pub use hotpath_runtime::channels::futures::oneshot::{Receiver, Sender};
+    }
+}
