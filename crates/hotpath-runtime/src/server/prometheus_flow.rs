@@ -8,6 +8,11 @@ use serde_json::Value;
 
 use super::snapshot::Snapshot;
 
+/// An extra `(label, value)` pair telling a family's series apart (`direction="read"`).
+type Extra = Option<(&'static str, &'static str)>;
+/// `(extra label, field path, divisor)`; the divisor turns nanoseconds into seconds.
+type Series = &'static [(Extra, &'static str, f64)];
+
 /// One family: which rows, which label names the row, which fields are its series.
 struct Family {
     section: &'static str,
@@ -15,8 +20,7 @@ struct Family {
     metric: &'static str,
     kind: &'static str,
     help: &'static str,
-    /// `(extra label, field path, divisor)`; the divisor turns nanoseconds into seconds.
-    series: &'static [(Option<(&'static str, &'static str)>, &'static str, f64)],
+    series: Series,
 }
 
 const fn counter(
@@ -24,15 +28,15 @@ const fn counter(
     label: &'static str,
     metric: &'static str,
     help: &'static str,
-    series: &'static [(Option<(&'static str, &'static str)>, &'static str, f64)],
+    series: Series,
 ) -> Family {
     Family { section, label, metric, kind: "counter", help, series }
 }
 
-const READ: Option<(&str, &str)> = Some(("direction", "read"));
-const WRITE: Option<(&str, &str)> = Some(("direction", "write"));
-const SHARED: Option<(&str, &str)> = Some(("mode", "read"));
-const EXCLUSIVE: Option<(&str, &str)> = Some(("mode", "write"));
+const READ: Extra = Some(("direction", "read"));
+const WRITE: Extra = Some(("direction", "write"));
+const SHARED: Extra = Some(("mode", "read"));
+const EXCLUSIVE: Extra = Some(("mode", "write"));
 
 const FAMILIES: &[Family] = &[
     counter(
