@@ -2,6 +2,7 @@
 
 mod compare;
 mod console;
+mod mcp;
 mod report;
 
 use std::process::ExitCode;
@@ -24,6 +25,8 @@ enum Command {
     Compare(compare::Args),
     /// Live dashboard of a running program, polling its metrics server.
     Console(console::Args),
+    /// Bridges MCP on stdio to a running program's /mcp endpoint (hotpath-mcp feature).
+    Mcp(mcp::Args),
 }
 
 fn main() -> ExitCode {
@@ -32,6 +35,7 @@ fn main() -> ExitCode {
         Command::Report(args) => report::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Compare(args) => compare::run(&args),
         Command::Console(args) => console::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Mcp(args) => mcp::run(&args).map(|()| ExitCode::SUCCESS),
     };
     match result {
         Ok(code) => code,

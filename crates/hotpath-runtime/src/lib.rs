@@ -22,6 +22,8 @@ mod futures;
 mod histogram;
 mod io;
 pub mod locks;
+#[cfg(feature = "mcp")]
+mod mcp;
 mod memory;
 #[cfg(any(feature = "alloc", feature = "threads"))]
 mod os;

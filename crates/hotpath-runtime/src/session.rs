@@ -97,6 +97,9 @@ impl MainGuard {
         #[cfg(unix)]
         crate::signals::install();
         if let Some(session) = SESSION.get() {
+            // Mounted first, so that no request can reach the server before `/mcp` exists.
+            #[cfg(feature = "mcp")]
+            crate::mcp::start();
             crate::server::start(&session.config.server);
         }
         #[cfg(feature = "cpu")]

@@ -32,7 +32,8 @@ use std::sync::Arc;
 
 pub use http::HttpRequest;
 pub use mount::{mount, ChunkedBody, Mount, MountConnection};
-pub(crate) use snapshot::Snapshot;
+pub(crate) use routes::{status, SECTIONS};
+pub(crate) use snapshot::{live as live_snapshot, Snapshot};
 
 use crate::config::ServerSettings;
 use crate::output;
@@ -65,6 +66,14 @@ impl Stats {
     }
 }
 
+/// Where the session's server listens, and whether it requires a token.
+static BOUND: std::sync::OnceLock<(SocketAddr, bool)> = std::sync::OnceLock::new();
+
+/// The bound address and token requirement, once the server is listening.
+pub(crate) fn bound() -> Option<(SocketAddr, bool)> {
+    BOUND.get().copied()
+}
+
 /// Binds and starts the server; on failure, one warning that the report repeats.
 pub(crate) fn start(settings: &ServerSettings) {
     if !settings.enabled {
@@ -84,7 +93,9 @@ pub(crate) fn listen(settings: &ServerSettings, state: impl FnOnce(SocketAddr) -
         format!("metrics server not started: cannot listen on {wanted} ({e}); set HOTPATH_METRICS_PORT to a free port")
     })?;
     let address = listener.local_addr().unwrap_or(wanted);
-    pool::spawn(listener, Arc::new(state(address)))
+    let state = state(address);
+    let _ = BOUND.set((address, state.token.is_some()));
+    pool::spawn(listener, Arc::new(state))
         .map_err(|e| format!("metrics server not started: cannot spawn its thread ({e})"))?;
     if settings.port == 0 {
         // The system picked the port: nobody could find the server without this line.

@@ -49,12 +49,24 @@ impl MountConnection {
     }
 
     /// Sends a complete response and closes the connection.
-    pub fn respond(mut self, status: u16, content_type: &str, body: &[u8]) -> io::Result<()> {
+    pub fn respond(self, status: u16, content_type: &str, body: &[u8]) -> io::Result<()> {
+        self.respond_with(status, content_type, &[], body)
+    }
+
+    /// [`respond`](Self::respond) with extra `(name, value)` headers.
+    pub fn respond_with(
+        mut self,
+        status: u16,
+        content_type: &str,
+        headers: &[(&str, &str)],
+        body: &[u8],
+    ) -> io::Result<()> {
         let mut out = status_line(status);
-        out.push_str(&format!(
-            "Content-Type: {content_type}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
-            body.len()
-        ));
+        out.push_str(&format!("Content-Type: {content_type}\r\nContent-Length: {}\r\n", body.len()));
+        for (name, value) in headers {
+            out.push_str(&format!("{name}: {value}\r\n"));
+        }
+        out.push_str("Cache-Control: no-store\r\nConnection: close\r\n\r\n");
         let mut bytes = out.into_bytes();
         bytes.extend_from_slice(body);
         self.stream.write_all(&bytes)?;

@@ -67,7 +67,7 @@ fn builtin(request: &HttpRequest, state: &State) -> Response {
         return Response::error(503, "the profiling session has not started");
     };
     match path {
-        "/profiler_status" => Response::json(200, status(&snapshot, state).to_string()),
+        "/profiler_status" => Response::json(200, status(&snapshot, state.address, state.token.is_some()).to_string()),
         "/metrics" => {
             let text = prometheus::render(&snapshot, &state.stats);
             Response {
@@ -127,7 +127,8 @@ fn index() -> Response {
     )
 }
 
-fn status(snapshot: &Snapshot, state: &State) -> Value {
+/// `/profiler_status` (also the MCP `profiler_status` tool).
+pub(crate) fn status(snapshot: &Snapshot, address: std::net::SocketAddr, auth: bool) -> Value {
     let meta = snapshot.meta();
     let (available, missing): (Vec<_>, Vec<_>) = SECTIONS.iter().partition(|(k, _)| snapshot.report.contains_key(*k));
     let unavailable: Map<String, Value> = missing.iter().map(|(k, why)| (k.to_string(), json!(why))).collect();
@@ -138,8 +139,8 @@ fn status(snapshot: &Snapshot, state: &State) -> Value {
         "started_unix_ms": meta.get("started_unix_ms"),
         "uptime_ns": snapshot.uptime.as_nanos() as u64,
         "recording": snapshot.recording,
-        "address": state.address.to_string(),
-        "auth": state.token.is_some(),
+        "address": address.to_string(),
+        "auth": auth,
         "sections": available.iter().map(|(k, _)| *k).collect::<Vec<_>>(),
         "unavailable": unavailable,
         "dropped": meta.get("dropped"),

@@ -1,0 +1,26 @@
+//! The MCP server for AI agents (`mcp` feature): Model Context Protocol over
+//! Streamable HTTP at `/mcp` on the live server, built with the official Rust SDK
+//! (`rmcp`).
+//!
+//! The live server knows nothing about MCP: `bridge` mounts a handler at `/mcp`
+//! (after the server's token check) that hands each request to rmcp's
+//! `StreamableHttpService`, driven by a one-worker Tokio runtime (`hp-mcp`) owned
+//! here and built by the first request, and streams the response back on the same connection. The service runs
+//! stateless (one POST, one answer), so there is no session to keep.
+//!
+//! - `handler`: the `ServerHandler`: tool list, dispatch, the report resource.
+//! - `tools`: tool names, typed parameters (JSON Schema from `schemars`), section queries.
+//! - `hotspots`: the ranked summary across sections.
+//! - `marks`: `mark` and `changes_since_mark`.
+
+mod bridge;
+mod handler;
+mod hotspots;
+mod marks;
+mod tools;
+
+/// Mounts the MCP service at `/mcp` (before the live server starts, so it is
+/// there from the first request; nothing runs until one arrives).
+pub(crate) fn start() {
+    bridge::mount_mcp();
+}
