@@ -52,6 +52,8 @@ fn produced() -> Vec<&'static str> {
 fn every_endpoint() {
     let mut live = Live::start(live_command(60));
     let first = live.calls("case_live::step");
+    // The worker thread's first batch may finish after main's first step.
+    live.calls("worker batch");
 
     let index = live.json("/");
     let endpoints: Vec<&str> = index["endpoints"].as_array().unwrap().iter().map(|e| e.as_str().unwrap()).collect();

@@ -32,8 +32,12 @@ use std::sync::Arc;
 
 pub use http::HttpRequest;
 pub use mount::{mount, ChunkedBody, Mount, MountConnection};
+// What the MCP tools read: the same snapshot, status and section table as the endpoints.
+#[cfg(feature = "mcp")]
 pub(crate) use routes::{status, SECTIONS};
-pub(crate) use snapshot::{live as live_snapshot, Snapshot};
+#[cfg(feature = "mcp")]
+pub(crate) use snapshot::live as live_snapshot;
+pub(crate) use snapshot::Snapshot;
 
 use crate::config::ServerSettings;
 use crate::output;
@@ -70,6 +74,7 @@ impl Stats {
 static BOUND: std::sync::OnceLock<(SocketAddr, bool)> = std::sync::OnceLock::new();
 
 /// The bound address and token requirement, once the server is listening.
+#[cfg(feature = "mcp")]
 pub(crate) fn bound() -> Option<(SocketAddr, bool)> {
     BOUND.get().copied()
 }
