@@ -1,6 +1,7 @@
 //! Capacity transparency for the other backends: `futures::channel` (mpsc through its
 //! `Sink`/`Stream` faces, oneshot), flume (sync and async) and async-channel behave
 //! identically wrapped and unwrapped under the same operation sequences.
+#![cfg(any(feature = "futures", feature = "flume", feature = "async-channel"))]
 
 use std::future::poll_fn;
 use std::pin::Pin;
