@@ -99,7 +99,7 @@ impl MainGuard {
         if let Some(session) = SESSION.get() {
             // Mounted first, so that no request can reach the server before `/mcp` exists.
             #[cfg(feature = "mcp")]
-            crate::mcp::start();
+            crate::mcp::start(session.config.server.token.is_some());
             crate::server::start(&session.config.server);
         }
         #[cfg(feature = "cpu")]

@@ -13,14 +13,16 @@ use common::live::{send, Live};
 
 const TOKEN: &str = "mcp-test-token";
 
-/// The agent program with its server on a free port, behind a token.
-fn agent() -> Live {
+/// The agent program with its server on a free port, behind a token if given.
+fn agent(token: Option<&str>) -> Live {
     let mut cmd = common::command("case_agent");
     cmd.env_remove("HOTPATH_METRICS_SERVER_OFF")
         .env("HOTPATH_METRICS_PORT", "0")
         .env("HOTPATH_OUTPUT_FORMAT", "none")
-        .env("HOTPATH_AUTH_TOKEN", TOKEN)
         .arg("120");
+    if let Some(token) = token {
+        cmd.env("HOTPATH_AUTH_TOKEN", token);
+    }
     Live::start(cmd)
 }
 
@@ -50,7 +52,7 @@ fn hotpath_binary() -> PathBuf {
 #[test]
 fn python_sdk_over_http_and_the_stdio_bridge() {
     let Some(python) = python_with_mcp() else { return };
-    let live = agent();
+    let live = agent(Some(TOKEN));
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/client.py");
     let out = Command::new(python)
         .arg(script)
@@ -73,8 +75,13 @@ fn python_sdk_over_http_and_the_stdio_bridge() {
 
 /// POSTs a body to /mcp with the token; returns status and body.
 fn post(live: &Live, body: &str, extra: &str) -> (u16, String) {
+    post_as(live, "127.0.0.1", &format!("Authorization: Bearer {TOKEN}\r\n{extra}"), body)
+}
+
+/// POSTs a body to /mcp naming `host`, with extra header lines.
+fn post_as(live: &Live, host: &str, extra: &str, body: &str) -> (u16, String) {
     let request = format!(
-        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {TOKEN}\r\nContent-Type: application/json\r\n\
+        "POST /mcp HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n\
          Accept: application/json, text/event-stream\r\n{extra}Content-Length: {}\r\n\r\n{body}",
         body.len()
     );
@@ -84,7 +91,7 @@ fn post(live: &Live, body: &str, extra: &str) -> (u16, String) {
 
 #[test]
 fn malformed_messages_get_json_rpc_errors_and_the_server_goes_on() {
-    let live = agent();
+    let live = agent(Some(TOKEN));
     // Not JSON at all: a JSON-RPC parse error.
     let (status, body) = post(&live, "{not json", "");
     assert_eq!(status, 400, "{body}");
@@ -112,4 +119,19 @@ fn malformed_messages_get_json_rpc_errors_and_the_server_goes_on() {
     let ping = r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#;
     let (status, body) = post(&live, ping, "MCP-Protocol-Version: 2025-11-25\r\n");
     assert_eq!(status, 200, "{body}");
+}
+
+#[test]
+fn without_a_token_only_loopback_host_names_are_served() {
+    // The server is on loopback; a web page that rebinds its own name to 127.0.0.1 sends its
+    // name as Host, and must not read the program's numbers.
+    let live = agent(None);
+    let ping = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+    let version = "MCP-Protocol-Version: 2025-11-25\r\n";
+    let (status, body) = post_as(&live, "attacker.example", version, ping);
+    assert_eq!(status, 403, "{body}");
+    for host in [format!("127.0.0.1:{}", live.address.port()), format!("localhost:{}", live.address.port())] {
+        let (status, body) = post_as(&live, &host, version, ping);
+        assert_eq!(status, 200, "{host}: {body}");
+    }
 }

@@ -23,13 +23,18 @@ struct McpMount {
 }
 
 /// Builds the service and mounts it at `/mcp`.
-pub(super) fn mount_mcp() {
+pub(super) fn mount_mcp(token: bool) {
     let mut config = StreamableHttpServerConfig::default();
     // Stateless and JSON: one POST in, one response out; nothing to resume.
     config.legacy_session_mode = false;
     config.json_response = true;
-    // The live server already limits hosts by binding, and checks the token.
-    config.allowed_hosts = Vec::new();
+    if token {
+        // Any Host: the server may sit behind a tunnel or another name, and the token
+        // already stops a web page that rebinds a name to this address.
+        config.allowed_hosts = Vec::new();
+    }
+    // Without a token the server is on loopback (a wider bind without one is refused),
+    // and rmcp's default Host list (localhost, 127.0.0.1, ::1) stops DNS rebinding.
     let service = StreamableHttpService::new(|| Ok(Hotpath::new()), Arc::new(LocalSessionManager::default()), config);
     mount("/mcp", Arc::new(McpMount { runtime: OnceLock::new(), service }));
 }

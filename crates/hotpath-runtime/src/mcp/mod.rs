@@ -20,7 +20,8 @@ mod marks;
 mod tools;
 
 /// Mounts the MCP service at `/mcp` (before the live server starts, so it is
-/// there from the first request; nothing runs until one arrives).
-pub(crate) fn start() {
-    bridge::mount_mcp();
+/// there from the first request; nothing runs until one arrives). `token`: the
+/// server requires one, which then also guards against DNS rebinding.
+pub(crate) fn start(token: bool) {
+    bridge::mount_mcp(token);
 }
