@@ -2,7 +2,6 @@
 //! are `Clone`; the receiver is also a `Stream`. `force_send` replaces the oldest message
 //! of a full channel: the replaced one leaves the queue unreceived.
 
-use std::fmt;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
@@ -156,28 +155,6 @@ impl<T> Clone for Receiver<T> {
     }
 }
 
-impl<T> std::ops::Deref for Sender<T> {
-    type Target = ac::Sender<T>;
-    fn deref(&self) -> &Self::Target {
-        &self.inner
-    }
-}
+wraps!(Sender => ac::Sender<T>);
 
-impl<T> std::ops::Deref for Receiver<T> {
-    type Target = ac::Receiver<T>;
-    fn deref(&self) -> &Self::Target {
-        &self.inner
-    }
-}
-
-impl<T> fmt::Debug for Sender<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.inner.fmt(f)
-    }
-}
-
-impl<T> fmt::Debug for Receiver<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.inner.fmt(f)
-    }
-}
+wraps!(Receiver => ac::Receiver<T>);

@@ -4,7 +4,6 @@
 //! `select!` and `Select` take the inner halves through `Deref`; messages they move are
 //! not counted.
 
-use std::fmt;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{
@@ -207,28 +206,6 @@ impl<T> Clone for Receiver<T> {
     }
 }
 
-impl<T> std::ops::Deref for Sender<T> {
-    type Target = cb::Sender<T>;
-    fn deref(&self) -> &Self::Target {
-        &self.inner
-    }
-}
+wraps!(Sender => cb::Sender<T>);
 
-impl<T> std::ops::Deref for Receiver<T> {
-    type Target = cb::Receiver<T>;
-    fn deref(&self) -> &Self::Target {
-        &self.inner
-    }
-}
-
-impl<T> fmt::Debug for Sender<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.inner.fmt(f)
-    }
-}
-
-impl<T> fmt::Debug for Receiver<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.inner.fmt(f)
-    }
-}
+wraps!(Receiver => cb::Receiver<T>);

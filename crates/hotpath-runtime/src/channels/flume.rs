@@ -2,7 +2,6 @@
 //! Receivers are `Clone`. `stream()`, `sink()`, the `into_*` methods and weak senders
 //! are reached through `Deref` and are not counted.
 
-use std::fmt;
 use std::time::{Duration, Instant};
 
 use ::flume::{self as fl, RecvError, RecvTimeoutError, SendError, SendTimeoutError, TryRecvError, TrySendError};
@@ -222,28 +221,6 @@ impl<T> Clone for Receiver<T> {
     }
 }
 
-impl<T> std::ops::Deref for Sender<T> {
-    type Target = fl::Sender<T>;
-    fn deref(&self) -> &Self::Target {
-        &self.inner
-    }
-}
+wraps!(Sender => fl::Sender<T>);
 
-impl<T> std::ops::Deref for Receiver<T> {
-    type Target = fl::Receiver<T>;
-    fn deref(&self) -> &Self::Target {
-        &self.inner
-    }
-}
-
-impl<T> fmt::Debug for Sender<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.inner.fmt(f)
-    }
-}
-
-impl<T> fmt::Debug for Receiver<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.inner.fmt(f)
-    }
-}
+wraps!(Receiver => fl::Receiver<T>);

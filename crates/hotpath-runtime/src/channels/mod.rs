@@ -14,6 +14,38 @@
 //! Wrapping never rebuilds a channel: the wrappers hold the halves that were passed in
 //! and call the same methods, so capacity, backpressure and errors are unchanged.
 
+/// `Deref` (and `DerefMut` with `mut`) to the backend's half a wrapper holds in
+/// its `inner` field, and `Debug` as that half: the wrappers are the backend's
+/// types with counters beside them. Defined before the backend modules that use it.
+macro_rules! wraps {
+    ($wrapper:ident => $inner:ty $(, $mutable:ident)?) => {
+        impl<T> ::std::ops::Deref for $wrapper<T> {
+            type Target = $inner;
+            fn deref(&self) -> &$inner {
+                &self.inner
+            }
+        }
+
+        $(wraps!(@$mutable $wrapper);)?
+
+        impl<T> ::std::fmt::Debug for $wrapper<T>
+        where
+            $inner: ::std::fmt::Debug,
+        {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                self.inner.fmt(f)
+            }
+        }
+    };
+    (@mut $wrapper:ident) => {
+        impl<T> ::std::ops::DerefMut for $wrapper<T> {
+            fn deref_mut(&mut self) -> &mut Self::Target {
+                &mut self.inner
+            }
+        }
+    };
+}
+
 #[cfg(feature = "async-channel")]
 pub mod async_channel;
 #[cfg(feature = "crossbeam")]

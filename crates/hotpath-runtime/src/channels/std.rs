@@ -5,7 +5,6 @@
 //! on a `SyncSender` first tries `try_send`; only when that finds the channel full does
 //! it time the blocking `send` that follows (blocked time).
 
-use std::fmt;
 use std::sync::mpsc::{self, RecvError, RecvTimeoutError, SendError, TryRecvError, TrySendError};
 use std::time::Duration;
 
@@ -197,41 +196,8 @@ impl<T> Clone for SyncSender<T> {
     }
 }
 
-impl<T> std::ops::Deref for Sender<T> {
-    type Target = mpsc::Sender<T>;
-    fn deref(&self) -> &Self::Target {
-        &self.inner
-    }
-}
+wraps!(Sender => mpsc::Sender<T>);
 
-impl<T> std::ops::Deref for SyncSender<T> {
-    type Target = mpsc::SyncSender<T>;
-    fn deref(&self) -> &Self::Target {
-        &self.inner
-    }
-}
+wraps!(SyncSender => mpsc::SyncSender<T>);
 
-impl<T> std::ops::Deref for Receiver<T> {
-    type Target = mpsc::Receiver<T>;
-    fn deref(&self) -> &Self::Target {
-        &self.inner
-    }
-}
-
-impl<T> fmt::Debug for Sender<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.inner.fmt(f)
-    }
-}
-
-impl<T> fmt::Debug for SyncSender<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.inner.fmt(f)
-    }
-}
-
-impl<T> fmt::Debug for Receiver<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.inner.fmt(f)
-    }
-}
+wraps!(Receiver => mpsc::Receiver<T>);

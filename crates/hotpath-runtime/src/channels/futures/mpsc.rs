@@ -2,7 +2,6 @@
 //! and receivers `Stream`s, as the originals. A bounded sender that is not ready (its
 //! `poll_ready` returned `Pending`) is blocked until it becomes ready again.
 
-use std::fmt;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
@@ -184,24 +183,7 @@ macro_rules! receiver {
             }
         }
 
-        impl<T> std::ops::Deref for $name<T> {
-            type Target = mpsc::$name<T>;
-            fn deref(&self) -> &Self::Target {
-                &self.inner
-            }
-        }
-
-        impl<T> std::ops::DerefMut for $name<T> {
-            fn deref_mut(&mut self) -> &mut Self::Target {
-                &mut self.inner
-            }
-        }
-
-        impl<T> fmt::Debug for $name<T> {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                self.inner.fmt(f)
-            }
-        }
+        wraps!($name => mpsc::$name<T>, mut);
     };
 }
 
@@ -220,34 +202,6 @@ impl<T> Clone for UnboundedSender<T> {
     }
 }
 
-impl<T> std::ops::Deref for Sender<T> {
-    type Target = mpsc::Sender<T>;
-    fn deref(&self) -> &Self::Target {
-        &self.inner
-    }
-}
+wraps!(Sender => mpsc::Sender<T>, mut);
 
-impl<T> std::ops::DerefMut for Sender<T> {
-    fn deref_mut(&mut self) -> &mut Self::Target {
-        &mut self.inner
-    }
-}
-
-impl<T> std::ops::Deref for UnboundedSender<T> {
-    type Target = mpsc::UnboundedSender<T>;
-    fn deref(&self) -> &Self::Target {
-        &self.inner
-    }
-}
-
-impl<T> fmt::Debug for Sender<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.inner.fmt(f)
-    }
-}
-
-impl<T> fmt::Debug for UnboundedSender<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.inner.fmt(f)
-    }
-}
+wraps!(UnboundedSender => mpsc::UnboundedSender<T>);

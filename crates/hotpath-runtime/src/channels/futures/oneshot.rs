@@ -1,6 +1,5 @@
 //! `futures::channel::oneshot`: one message; the receiver is a future.
 
-use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -66,40 +65,6 @@ impl<T> Future for Receiver<T> {
     }
 }
 
-impl<T> std::ops::Deref for Sender<T> {
-    type Target = oneshot::Sender<T>;
-    fn deref(&self) -> &Self::Target {
-        &self.inner
-    }
-}
+wraps!(Sender => oneshot::Sender<T>, mut);
 
-impl<T> std::ops::DerefMut for Sender<T> {
-    fn deref_mut(&mut self) -> &mut Self::Target {
-        &mut self.inner
-    }
-}
-
-impl<T> std::ops::Deref for Receiver<T> {
-    type Target = oneshot::Receiver<T>;
-    fn deref(&self) -> &Self::Target {
-        &self.inner
-    }
-}
-
-impl<T> std::ops::DerefMut for Receiver<T> {
-    fn deref_mut(&mut self) -> &mut Self::Target {
-        &mut self.inner
-    }
-}
-
-impl<T: fmt::Debug> fmt::Debug for Sender<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.inner.fmt(f)
-    }
-}
-
-impl<T: fmt::Debug> fmt::Debug for Receiver<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.inner.fmt(f)
-    }
-}
+wraps!(Receiver => oneshot::Receiver<T>, mut);

@@ -5,8 +5,6 @@
 //! keeps the sequence number of its next message to pair latencies; a lagged receiver's
 //! skipped messages and a dropped receiver's backlog leave the queue unreceived.
 
-use std::fmt;
-
 use ::tokio::sync::broadcast::{self, error};
 
 use super::super::instance::{open, Flavor, Rx, Tx};
@@ -120,28 +118,6 @@ impl<T> Clone for Sender<T> {
     }
 }
 
-impl<T> std::ops::Deref for Sender<T> {
-    type Target = broadcast::Sender<T>;
-    fn deref(&self) -> &Self::Target {
-        &self.inner
-    }
-}
+wraps!(Sender => broadcast::Sender<T>);
 
-impl<T> std::ops::Deref for Receiver<T> {
-    type Target = broadcast::Receiver<T>;
-    fn deref(&self) -> &Self::Target {
-        &self.inner
-    }
-}
-
-impl<T> fmt::Debug for Sender<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.inner.fmt(f)
-    }
-}
-
-impl<T> fmt::Debug for Receiver<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.inner.fmt(f)
-    }
-}
+wraps!(Receiver => broadcast::Receiver<T>);

@@ -258,24 +258,7 @@ macro_rules! receiver {
             }
         }
 
-        impl<T> std::ops::Deref for $name<T> {
-            type Target = mpsc::$name<T>;
-            fn deref(&self) -> &Self::Target {
-                &self.inner
-            }
-        }
-
-        impl<T> std::ops::DerefMut for $name<T> {
-            fn deref_mut(&mut self) -> &mut Self::Target {
-                &mut self.inner
-            }
-        }
-
-        impl<T> fmt::Debug for $name<T> {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                self.inner.fmt(f)
-            }
-        }
+        wraps!($name => mpsc::$name<T>, mut);
     };
 }
 
@@ -291,18 +274,7 @@ macro_rules! sender {
             }
         }
 
-        impl<T> std::ops::Deref for $name<T> {
-            type Target = mpsc::$name<T>;
-            fn deref(&self) -> &Self::Target {
-                &self.inner
-            }
-        }
-
-        impl<T> fmt::Debug for $name<T> {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                self.inner.fmt(f)
-            }
-        }
+        wraps!($name => mpsc::$name<T>);
     };
 }
 

@@ -2,8 +2,6 @@
 //! value, so there is no queue (shown as 0); a receive is a `changed()` (or `wait_for`)
 //! that returned, and its latency runs from the latest send to it.
 
-use std::fmt;
-
 use ::tokio::sync::watch::{self, error};
 
 use super::super::instance::{open, Flavor, Rx, Tx};
@@ -93,34 +91,6 @@ impl<T> Clone for Receiver<T> {
     }
 }
 
-impl<T> std::ops::Deref for Sender<T> {
-    type Target = watch::Sender<T>;
-    fn deref(&self) -> &Self::Target {
-        &self.inner
-    }
-}
+wraps!(Sender => watch::Sender<T>);
 
-impl<T> std::ops::Deref for Receiver<T> {
-    type Target = watch::Receiver<T>;
-    fn deref(&self) -> &Self::Target {
-        &self.inner
-    }
-}
-
-impl<T> std::ops::DerefMut for Receiver<T> {
-    fn deref_mut(&mut self) -> &mut Self::Target {
-        &mut self.inner
-    }
-}
-
-impl<T: fmt::Debug> fmt::Debug for Sender<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.inner.fmt(f)
-    }
-}
-
-impl<T: fmt::Debug> fmt::Debug for Receiver<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.inner.fmt(f)
-    }
-}
+wraps!(Receiver => watch::Receiver<T>, mut);
