@@ -1,7 +1,7 @@
 //! Per-function allocation attribution (exclusive mode, the default): exact bytes
 //! and counts per call, nested calls, a first call (profiler's own allocations
 //! excluded), recursion far deeper than any fixed stack, and an async call whose
-//! polls run on two different threads.
+//! polls run on two different threads, and a thread's first `io!` operation.
 #![cfg(feature = "hotpath-alloc")]
 
 use std::alloc::System;
@@ -39,6 +39,15 @@ fn deep(n: u32) -> u64 {
     } else {
         *level + deep(n - 1)
     }
+}
+
+/// The first `io!` operation of a thread creates that thread's I/O recorder: the
+/// profiler's allocation, not the function's.
+#[hotpath::measure]
+fn first_io_of_a_thread() -> usize {
+    use std::io::Write;
+    let mut sink = hotpath::io!(std::io::sink(), label = "alloc-free sink");
+    sink.write(&[1, 2, 3]).unwrap_or(0)
 }
 
 /// Pending once, then ready; allocates nothing.
@@ -101,6 +110,7 @@ fn allocations_per_call() {
     let mut call = first.join().unwrap();
     let second = std::thread::spawn(move || call.as_mut().poll(&mut Context::from_waker(Waker::noop())));
     assert_eq!(second.join().unwrap(), Poll::Ready(1000));
+    assert_eq!(std::thread::spawn(first_io_of_a_thread).join().unwrap(), 3);
 
     let section = snapshot().unwrap().functions_alloc.expect("functions_alloc section");
     assert_eq!(section.mode, "exclusive");
@@ -110,6 +120,7 @@ fn allocations_per_call() {
     exact(&find(rows, "called_once"), 1, 8, 1);
     exact(&find(rows, "deep"), u64::from(depth) + 1, 8, 1);
     exact(&find(rows, "split_across_polls"), 1, 1000, 2);
+    exact(&find(rows, "first_io_of_a_thread"), 1, 0, 0);
     assert!(section.process_alloc_bytes >= 20 * 1000 + 10 * 500);
     assert!(rows.windows(2).all(|w| w[0].bytes_total >= w[1].bytes_total), "sorted by bytes");
 }

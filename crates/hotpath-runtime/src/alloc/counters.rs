@@ -40,6 +40,8 @@ impl Slot {
         }
     }
 
+    // Only the threads view's sampler reclaims slots.
+    #[cfg_attr(not(feature = "threads"), allow(dead_code))]
     fn take(&self) -> ThreadAllocs {
         let read = |c: &AtomicU64| c.swap(0, Ordering::Relaxed);
         ThreadAllocs {
@@ -216,6 +218,7 @@ pub(crate) fn untracked_threads() -> u64 {
 
 /// Frees the slots of threads that have exited. `alive` is read AFTER the candidate
 /// slots, so a thread that claims a slot meanwhile is never mistaken for a dead one.
+#[cfg_attr(not(feature = "threads"), allow(dead_code))]
 pub(crate) fn reclaim(alive: impl FnOnce() -> Vec<u64>) {
     let candidates: Vec<(usize, u64)> = TABLE
         .iter()

@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 use super::Usage;
 use crate::histogram::{Histogram, LocalHistogram};
 use crate::sync::bump;
+use crate::thread::Totals;
 
 /// Per-thread record of one site. Written only by its thread; read by the collector.
 pub(crate) struct SiteCell {
@@ -26,6 +27,12 @@ pub(crate) struct SiteCell {
     histogram: LocalHistogram,
     #[cfg(feature = "alloc")]
     alloc: crate::alloc::AllocCell,
+}
+
+impl Default for SiteCell {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl SiteCell {
@@ -160,22 +167,6 @@ impl Default for SiteTotals {
 }
 
 impl SiteTotals {
-    /// Adds one thread's cell.
-    pub(crate) fn add_cell(&mut self, cell: &SiteCell) {
-        self.calls += cell.calls.load(Relaxed);
-        self.sum += cell.sum.load(Relaxed);
-        self.total += cell.total.load(Relaxed);
-        self.self_time += cell.self_time.load(Relaxed);
-        self.min = self.min.min(cell.min.load(Relaxed));
-        self.max = self.max.max(cell.max.load(Relaxed));
-        self.cancelled += cell.cancelled.load(Relaxed);
-        self.polls += cell.polls.load(Relaxed);
-        self.busy += cell.busy.load(Relaxed);
-        self.histogram.merge_local(&cell.histogram);
-        #[cfg(feature = "alloc")]
-        self.alloc.add_cell(&cell.alloc);
-    }
-
     /// Adds another total.
     pub(crate) fn add(&mut self, other: &SiteTotals) {
         self.calls += other.calls;
@@ -191,9 +182,27 @@ impl SiteTotals {
         #[cfg(feature = "alloc")]
         self.alloc.add(&other.alloc);
     }
+}
+
+impl Totals<SiteCell> for SiteTotals {
+    /// Adds one thread's cell.
+    fn add_cell(&mut self, cell: &SiteCell) {
+        self.calls += cell.calls.load(Relaxed);
+        self.sum += cell.sum.load(Relaxed);
+        self.total += cell.total.load(Relaxed);
+        self.self_time += cell.self_time.load(Relaxed);
+        self.min = self.min.min(cell.min.load(Relaxed));
+        self.max = self.max.max(cell.max.load(Relaxed));
+        self.cancelled += cell.cancelled.load(Relaxed);
+        self.polls += cell.polls.load(Relaxed);
+        self.busy += cell.busy.load(Relaxed);
+        self.histogram.merge_local(&cell.histogram);
+        #[cfg(feature = "alloc")]
+        self.alloc.add_cell(&cell.alloc);
+    }
 
     /// Heap bytes held by the merged histograms.
-    pub(crate) fn heap_bytes(&self) -> usize {
+    fn heap_bytes(&self) -> usize {
         #[cfg(feature = "alloc")]
         return self.histogram.heap_bytes() + self.alloc.heap_bytes();
         #[cfg(not(feature = "alloc"))]

@@ -7,6 +7,7 @@
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use crate::histogram::{Histogram, LocalHistogram};
+use crate::thread::Totals;
 
 /// Adds to a counter that only the owning thread writes.
 #[inline(always)]
@@ -110,6 +111,12 @@ impl ControlCell {
             bump(&self.timed_ops, 1);
             bump(&self.timed_ticks, end.saturating_sub(start));
         }
+    }
+}
+
+impl Default for IoCell {
+    fn default() -> Self {
+        Self::new()
     }
 }
 
@@ -227,15 +234,6 @@ pub(crate) struct IoTotals {
 }
 
 impl IoTotals {
-    /// Adds one thread's cell.
-    pub(crate) fn add_cell(&mut self, cell: &IoCell) {
-        self.instances += cell.instances.load(Relaxed);
-        self.read.add_cell(&cell.read);
-        self.write.add_cell(&cell.write);
-        self.flush.add_cell(&cell.flush);
-        self.shutdown.add_cell(&cell.shutdown);
-    }
-
     /// True when anything at all was recorded.
     pub(crate) fn is_empty(&self) -> bool {
         self.instances == 0 && self.activity() == 0
@@ -252,9 +250,20 @@ impl IoTotals {
             + self.shutdown.ops
             + self.shutdown.errors
     }
+}
+
+impl Totals<IoCell> for IoTotals {
+    /// Adds one thread's cell.
+    fn add_cell(&mut self, cell: &IoCell) {
+        self.instances += cell.instances.load(Relaxed);
+        self.read.add_cell(&cell.read);
+        self.write.add_cell(&cell.write);
+        self.flush.add_cell(&cell.flush);
+        self.shutdown.add_cell(&cell.shutdown);
+    }
 
     /// Bytes held by the histograms, for memory accounting of retired totals.
-    pub(crate) fn heap_bytes(&self) -> usize {
+    fn heap_bytes(&self) -> usize {
         self.read.histogram.heap_bytes() + self.write.histogram.heap_bytes()
     }
 }

@@ -72,9 +72,14 @@ impl IoSite {
         None
     }
 
+    /// The profiler's own allocation: never counted as the program's.
     #[cold]
     #[inline(never)]
     fn register(&'static self, name: &'static str) -> Option<&'static Entry> {
+        memory::untracked(|| self.register_locked(name))
+    }
+
+    fn register_locked(&'static self, name: &'static str) -> Option<&'static Entry> {
         let mut entries = lock(&ENTRIES);
         if !self.iter {
             // Another thread may have registered this type while we waited.

@@ -1,108 +1,152 @@
-//! Which recorders are alive, and the totals of threads that have exited.
+//! Which recorders are alive, and the totals of threads that have exited; shared by
+//! function recording and `io!`, each with its own registry and thread-locals.
+//!
+//! A thread's recorder is reached through a const-initialized thread-local pointer
+//! (one TLS load) and attached on first use, a cold path that takes the registry
+//! lock once. A second thread-local with a destructor, [`ExitHook`], folds the
+//! recorder's cells into the retired totals when the thread exits and frees it, so
+//! memory is bounded by cells × live threads.
 
 use std::cell::Cell;
 use std::ptr;
 use std::sync::{Arc, Mutex};
+use std::thread::LocalKey;
 
-use super::ThreadRecorder;
-use crate::functions::SiteTotals;
 use crate::memory;
 use crate::sync::lock;
 
-struct Registry {
-    live: Vec<Arc<ThreadRecorder>>,
-    /// Totals of exited threads, indexed by site id.
-    retired: Vec<SiteTotals>,
+/// A per-thread recorder: a table of cells the collector can read from any thread.
+pub(crate) trait Recorder: Send + Sync + 'static {
+    type Cell;
+    fn for_each_cell(&self, f: impl FnMut(usize, &Self::Cell));
 }
 
-static REGISTRY: Mutex<Registry> = Mutex::new(Registry { live: Vec::new(), retired: Vec::new() });
-
-/// Marks a thread whose recorder was already retired.
-const DEAD: *const ThreadRecorder = ptr::without_provenance(1);
-
-thread_local! {
-    // Const-initialized and without a destructor: reading it is one TLS load.
-    static CURRENT: Cell<*const ThreadRecorder> = const { Cell::new(ptr::null()) };
-    // Its destructor retires the recorder when the thread exits.
-    static EXIT: ExitHook = const { ExitHook };
+/// The numbers of one id merged over threads.
+pub(crate) trait Totals<C>: Default + Clone + 'static {
+    fn add_cell(&mut self, cell: &C);
+    /// Heap memory the totals own (histogram octaves), for the profiler's accounting.
+    fn heap_bytes(&self) -> usize;
 }
 
-/// This thread's recorder, attached on first use; null while the thread is exiting.
-///
-/// The pointer stays valid on this thread until its thread-local destructors run.
-#[inline(always)]
-pub(crate) fn current() -> *const ThreadRecorder {
-    let p = CURRENT.with(Cell::get);
-    if p as usize > DEAD as usize {
+pub(crate) struct Registry<R, T> {
+    lists: Mutex<Lists<R, T>>,
+}
+
+struct Lists<R, T> {
+    live: Vec<Arc<R>>,
+    /// Totals of exited threads, indexed by id.
+    retired: Vec<T>,
+}
+
+/// The thread-local pointer to a thread's recorder: null before the first use,
+/// [`dead`] once the thread has retired it.
+pub(crate) type Current<R> = Cell<*const R>;
+
+fn dead<R>() -> *const R {
+    ptr::without_provenance(1)
+}
+
+impl<R: Recorder, T: Totals<R::Cell>> Registry<R, T> {
+    pub(crate) const fn new() -> Self {
+        Self { lists: Mutex::new(Lists { live: Vec::new(), retired: Vec::new() }) }
+    }
+
+    /// This thread's recorder, attached on first use; null while the thread is exiting.
+    /// The pointer stays valid on this thread until its thread-local destructors run.
+    #[inline(always)]
+    pub(crate) fn current(
+        &'static self,
+        current: &'static LocalKey<Current<R>>,
+        exit: &'static LocalKey<ExitHook<R, T>>,
+        new: fn() -> R,
+    ) -> *const R {
+        let p = current.with(Cell::get);
+        if p as usize > dead::<R>() as usize {
+            p
+        } else {
+            self.attach(current, exit, new)
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn attach(
+        &'static self,
+        current: &'static LocalKey<Current<R>>,
+        exit: &'static LocalKey<ExitHook<R, T>>,
+        new: fn() -> R,
+    ) -> *const R {
+        if current.with(Cell::get) == dead() || exit.try_with(|_| ()).is_err() {
+            return ptr::null();
+        }
+        let recorder = memory::untracked(|| {
+            let recorder = Arc::new(new());
+            lock(&self.lists).live.push(Arc::clone(&recorder));
+            recorder
+        });
+        let p = Arc::into_raw(recorder);
+        current.with(|c| c.set(p));
         p
-    } else {
-        attach()
+    }
+
+    /// Folds an exiting thread's cells into the retired totals and frees its recorder.
+    fn retire(&self, recorder: Arc<R>) {
+        let mut lists = lock(&self.lists);
+        let lists = &mut *lists;
+        recorder.for_each_cell(|id, cell| {
+            if lists.retired.len() <= id {
+                let before = lists.retired.capacity();
+                lists.retired.resize_with(id + 1, T::default);
+                memory::allocated((lists.retired.capacity() - before) * std::mem::size_of::<T>());
+            }
+            let totals = &mut lists.retired[id];
+            let before = totals.heap_bytes();
+            totals.add_cell(cell);
+            memory::allocated(totals.heap_bytes() - before);
+        });
+        lists.live.retain(|r| !Arc::ptr_eq(r, &recorder));
+    }
+
+    /// Every id's totals over live and exited threads, indexed by id.
+    pub(crate) fn collect(&self) -> Vec<T> {
+        let lists = lock(&self.lists);
+        let mut out = lists.retired.clone();
+        for recorder in &lists.live {
+            recorder.for_each_cell(|id, cell| {
+                if out.len() <= id {
+                    out.resize_with(id + 1, T::default);
+                }
+                out[id].add_cell(cell);
+            });
+        }
+        out
+    }
+
+    /// Threads with a live recorder.
+    pub(crate) fn live_threads(&self) -> usize {
+        lock(&self.lists).live.len()
     }
 }
 
-#[cold]
-#[inline(never)]
-fn attach() -> *const ThreadRecorder {
-    if CURRENT.with(Cell::get) == DEAD || EXIT.try_with(|_| ()).is_err() {
-        return ptr::null();
-    }
-    let recorder = memory::untracked(|| {
-        let recorder = Arc::new(ThreadRecorder::new());
-        lock(&REGISTRY).live.push(Arc::clone(&recorder));
-        recorder
-    });
-    let p = Arc::into_raw(recorder);
-    CURRENT.with(|c| c.set(p));
-    p
+/// Retires the thread's recorder when its thread-locals are destroyed.
+pub(crate) struct ExitHook<R: Recorder, T: Totals<R::Cell>> {
+    current: &'static LocalKey<Current<R>>,
+    registry: &'static Registry<R, T>,
 }
 
-struct ExitHook;
+impl<R: Recorder, T: Totals<R::Cell>> ExitHook<R, T> {
+    pub(crate) const fn new(current: &'static LocalKey<Current<R>>, registry: &'static Registry<R, T>) -> Self {
+        Self { current, registry }
+    }
+}
 
-impl Drop for ExitHook {
+impl<R: Recorder, T: Totals<R::Cell>> Drop for ExitHook<R, T> {
     fn drop(&mut self) {
-        let p = CURRENT.with(|c| c.replace(DEAD));
-        if p as usize > DEAD as usize {
+        let p = self.current.with(|c| c.replace(dead()));
+        if p as usize > dead::<R>() as usize {
             // SAFETY: `p` came from `Arc::into_raw` in `attach` and is released once.
             let recorder = unsafe { Arc::from_raw(p) };
-            memory::untracked(|| retire(recorder));
+            memory::untracked(|| self.registry.retire(recorder));
         }
     }
-}
-
-/// Folds an exiting thread's numbers into the retired totals and frees its recorder.
-fn retire(recorder: Arc<ThreadRecorder>) {
-    let mut registry = lock(&REGISTRY);
-    let registry = &mut *registry;
-    recorder.for_each_cell(|id, cell| {
-        if registry.retired.len() <= id {
-            let before = registry.retired.capacity();
-            registry.retired.resize_with(id + 1, SiteTotals::default);
-            memory::allocated((registry.retired.capacity() - before) * std::mem::size_of::<SiteTotals>());
-        }
-        let totals = &mut registry.retired[id];
-        let before = totals.heap_bytes();
-        totals.add_cell(cell);
-        memory::allocated(totals.heap_bytes() - before);
-    });
-    registry.live.retain(|r| !Arc::ptr_eq(r, &recorder));
-}
-
-/// Every site's totals over live and exited threads, indexed by site id.
-pub(crate) fn collect() -> Vec<SiteTotals> {
-    let registry = lock(&REGISTRY);
-    let mut out = registry.retired.clone();
-    for recorder in &registry.live {
-        recorder.for_each_cell(|id, cell| {
-            if out.len() <= id {
-                out.resize_with(id + 1, SiteTotals::default);
-            }
-            out[id].add_cell(cell);
-        });
-    }
-    out
-}
-
-/// Threads with a live recorder.
-pub(crate) fn live_threads() -> usize {
-    lock(&REGISTRY).live.len()
 }
