@@ -4,6 +4,7 @@ mod compare;
 mod console;
 mod mcp;
 mod report;
+mod server;
 
 use std::process::ExitCode;
 

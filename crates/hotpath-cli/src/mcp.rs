@@ -19,18 +19,13 @@ use anyhow::Context;
 use base64::Engine;
 use serde_json::{json, Value};
 
+use crate::server::ServerArgs;
+
 /// Arguments of `hotpath mcp`.
 #[derive(clap::Args)]
 pub(crate) struct Args {
-    /// Port of the program's metrics server (HOTPATH_METRICS_PORT).
-    #[arg(long, default_value_t = 6770)]
-    port: u16,
-    /// Host of the program's metrics server.
-    #[arg(long, default_value = "127.0.0.1")]
-    host: String,
-    /// Token the server requires (HOTPATH_AUTH_TOKEN).
-    #[arg(long, env = "HOTPATH_AUTH_TOKEN", hide_env_values = true)]
-    token: Option<String>,
+    #[command(flatten)]
+    server: ServerArgs,
 }
 
 /// JSON-RPC error code for a server that cannot be reached or refused (implementation-defined range).
@@ -45,17 +40,12 @@ struct Bridge {
 }
 
 pub(crate) fn run(args: &Args) -> anyhow::Result<()> {
-    let host = if args.host.contains(':') && !args.host.starts_with('[') {
-        format!("[{}]", args.host)
-    } else {
-        args.host.clone()
-    };
     let config =
         ureq::Agent::config_builder().timeout_global(Some(Duration::from_secs(60))).http_status_as_error(false).build();
     let mut bridge = Bridge {
         agent: config.into(),
-        url: format!("http://{host}:{}/mcp", args.port),
-        token: args.token.clone(),
+        url: format!("http://{}/mcp", args.server.address()),
+        token: args.server.token.clone(),
         protocol_version: None,
     };
     let stdin = std::io::stdin().lock();
@@ -216,9 +206,8 @@ mod tests {
     #[test]
     fn an_unreachable_program_is_an_error_for_requests_only() {
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let args = Args { port, host: "127.0.0.1".into(), token: None };
         let config = ureq::Agent::config_builder().timeout_global(Some(Duration::from_secs(5))).build();
-        let url = format!("http://{}:{}/mcp", args.host, args.port);
+        let url = format!("http://127.0.0.1:{port}/mcp");
         let mut bridge = Bridge { agent: config.into(), url: url.clone(), token: None, protocol_version: None };
         let answers = bridge.forward(r#"{"jsonrpc":"2.0","id":7,"method":"tools/list"}"#);
         let answer: Value = serde_json::from_str(&answers[0]).unwrap();

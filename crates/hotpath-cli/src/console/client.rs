@@ -23,12 +23,12 @@ pub(crate) struct Client {
 }
 
 impl Client {
-    pub(crate) fn new(host: &str, port: u16, token: Option<String>, refresh: Duration) -> Self {
+    /// A client of the server at `address` (`host:port`).
+    pub(crate) fn new(address: String, token: Option<String>, refresh: Duration) -> Self {
         // A poll never outlives a few refreshes, so a hung server cannot freeze the status.
         let timeout = (refresh * 3).max(Duration::from_secs(2));
         let config = ureq::Agent::config_builder().timeout_global(Some(timeout)).http_status_as_error(false).build();
-        let host = if host.contains(':') && !host.starts_with('[') { format!("[{host}]") } else { host.to_string() };
-        Self { agent: config.into(), address: format!("{host}:{port}"), token }
+        Self { agent: config.into(), address, token }
     }
 
     pub(crate) fn address(&self) -> &str {

@@ -25,21 +25,15 @@ use ratatui::backend::Backend;
 use ratatui::crossterm::event;
 use ratatui::Terminal;
 
+use crate::server::ServerArgs;
 use client::{Client, Update};
 use state::{App, Mode};
 
 /// Arguments of `hotpath console`.
 #[derive(clap::Args)]
 pub(crate) struct Args {
-    /// Port of the program's metrics server (HOTPATH_METRICS_PORT).
-    #[arg(long, default_value_t = 6770)]
-    port: u16,
-    /// Host of the program's metrics server.
-    #[arg(long, default_value = "127.0.0.1")]
-    host: String,
-    /// Token the server requires (HOTPATH_AUTH_TOKEN).
-    #[arg(long, env = "HOTPATH_AUTH_TOKEN", hide_env_values = true)]
-    token: Option<String>,
+    #[command(flatten)]
+    server: ServerArgs,
     /// Milliseconds between two polls of the server.
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(50..=60_000))]
     refresh_ms: u64,
@@ -47,7 +41,7 @@ pub(crate) struct Args {
 
 pub(crate) fn run(args: &Args) -> anyhow::Result<()> {
     let refresh = Duration::from_millis(args.refresh_ms);
-    let client = Client::new(&args.host, args.port, args.token.clone(), refresh);
+    let client = Client::new(args.server.address(), args.server.token.clone(), refresh);
     let mut app = App::new(client.address().to_string(), refresh);
     let updates = client::spawn_poller(client, refresh).context("cannot start the polling thread")?;
     let mut guard = terminal::Guard::enter().context("cannot set up the terminal")?;
