@@ -174,7 +174,7 @@ pub type Io<T> = T;
 
 /// The type `io!` returns, wrapping a `T`; see [`io!`](crate::io).
 #[cfg(feature = "hotpath")]
-pub use hotpath_runtime::Io;
+pub use hotpath_engine::Io;
 
 /// Returns the value an [`io!`](crate::io) wrapper holds, for the wrapped type's
 /// consuming methods (`finish(self)`, `into_inner(self)`). Call `flush()` on the
@@ -200,7 +200,7 @@ pub fn io_unwrap<T>(io: Io<T>) -> T {
 
 /// Returns the value an [`io!`](crate::io) wrapper holds; see the feature-off docs.
 #[cfg(feature = "hotpath")]
-pub use hotpath_runtime::io_unwrap;
+pub use hotpath_engine::io_unwrap;
 
 /// Measures a future: `future!(fetch(id), label = "fetch")`.
 ///
@@ -271,13 +271,27 @@ pub mod wrap;
 #[doc(hidden)]
 pub mod __private {
     #[cfg(feature = "threads")]
-    pub use hotpath_runtime::sample_threads;
+    pub use hotpath_engine::sample_threads;
     #[cfg(feature = "hotpath-alloc")]
-    pub use hotpath_runtime::CountingAllocator;
-    pub use hotpath_runtime::{
-        channel, live_threads, model, mutex, profiler_bytes, rw_lock, snapshot, stream, FnGuard, FnSite, Io, IoSite,
-        MainConfig, MainGuard, MeasuredFuture, SiteName, WrapSite,
+    pub use hotpath_engine::CountingAllocator;
+    pub use hotpath_engine::{
+        channel, live_threads, model, mutex, profiler_bytes, rw_lock, stream, FnGuard, FnSite, Io, IoSite,
+        MeasuredFuture, SiteName, WrapSite,
     };
     #[cfg(feature = "tokio")]
-    pub use hotpath_runtime::{monitor_tokio, monitor_tokio_current, sample_tokio_runtimes, TokioSite};
+    pub use hotpath_engine::{monitor_tokio, monitor_tokio_current, sample_tokio_runtimes, TokioSite};
+    pub use hotpath_session::{snapshot, MainConfig};
+
+    /// The session guard `#[hotpath::main]` creates: registers the live surfaces
+    /// (when compiled in), then starts the session.
+    #[must_use = "profiling stops and the report is printed when the guard is dropped"]
+    pub struct MainGuard(#[allow(dead_code)] hotpath_session::MainGuard);
+
+    impl MainGuard {
+        /// Starts profiling with `config`.
+        pub fn start(config: MainConfig) -> Self {
+            hotpath_live::install();
+            Self(hotpath_session::MainGuard::start(config))
+        }
+    }
 }

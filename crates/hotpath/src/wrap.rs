@@ -17,14 +17,14 @@
 
 /// `future!`'s output: `MeasuredFuture<F>` on, `F` off.
 #[cfg(feature = "hotpath")]
-pub type Future<F> = hotpath_runtime::MeasuredFuture<F>;
+pub type Future<F> = hotpath_engine::MeasuredFuture<F>;
 /// `future!`'s output: `MeasuredFuture<F>` on, `F` off.
 #[cfg(not(feature = "hotpath"))]
 pub type Future<F> = F;
 
 /// `stream!`'s output: `MeasuredStream<S>` on, `S` off.
 #[cfg(feature = "hotpath")]
-pub type Stream<S> = hotpath_runtime::MeasuredStream<S>;
+pub type Stream<S> = hotpath_engine::MeasuredStream<S>;
 /// `stream!`'s output: `MeasuredStream<S>` on, `S` off.
 #[cfg(not(feature = "hotpath"))]
 pub type Stream<S> = S;
@@ -36,14 +36,14 @@ pub mod std {
         #[cfg(not(feature = "hotpath"))]
         pub use ::std::sync::{Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
         #[cfg(feature = "hotpath")]
-        pub use hotpath_runtime::locks::std::{Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
+        pub use hotpath_engine::locks::std::{Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
         /// `std::sync::mpsc` types.
         pub mod mpsc {
             #[cfg(not(feature = "hotpath"))]
             pub use ::std::sync::mpsc::{IntoIter, Iter, Receiver, Sender, SyncSender, TryIter};
             #[cfg(feature = "hotpath")]
-            pub use hotpath_runtime::channels::std::{IntoIter, Iter, Receiver, Sender, SyncSender, TryIter};
+            pub use hotpath_engine::channels::std::{IntoIter, Iter, Receiver, Sender, SyncSender, TryIter};
         }
     }
 }
@@ -56,14 +56,14 @@ pub mod tokio {
         #[cfg(not(feature = "hotpath"))]
         pub use ::tokio::sync::{Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
         #[cfg(feature = "hotpath")]
-        pub use hotpath_runtime::locks::tokio::{Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
+        pub use hotpath_engine::locks::tokio::{Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
         /// `tokio::sync::mpsc` types.
         pub mod mpsc {
             #[cfg(not(feature = "hotpath"))]
             pub use ::tokio::sync::mpsc::{OwnedPermit, Permit, Receiver, Sender, UnboundedReceiver, UnboundedSender};
             #[cfg(feature = "hotpath")]
-            pub use hotpath_runtime::channels::tokio::mpsc::{
+            pub use hotpath_engine::channels::tokio::mpsc::{
                 OwnedPermit, Permit, Receiver, Sender, UnboundedReceiver, UnboundedSender,
             };
         }
@@ -73,7 +73,7 @@ pub mod tokio {
             #[cfg(not(feature = "hotpath"))]
             pub use ::tokio::sync::oneshot::{Receiver, Sender};
             #[cfg(feature = "hotpath")]
-            pub use hotpath_runtime::channels::tokio::oneshot::{Receiver, Sender};
+            pub use hotpath_engine::channels::tokio::oneshot::{Receiver, Sender};
         }
 
         /// `tokio::sync::broadcast` types.
@@ -81,7 +81,7 @@ pub mod tokio {
             #[cfg(not(feature = "hotpath"))]
             pub use ::tokio::sync::broadcast::{Receiver, Sender};
             #[cfg(feature = "hotpath")]
-            pub use hotpath_runtime::channels::tokio::broadcast::{Receiver, Sender};
+            pub use hotpath_engine::channels::tokio::broadcast::{Receiver, Sender};
         }
 
         /// `tokio::sync::watch` types.
@@ -89,7 +89,7 @@ pub mod tokio {
             #[cfg(not(feature = "hotpath"))]
             pub use ::tokio::sync::watch::{Receiver, Sender};
             #[cfg(feature = "hotpath")]
-            pub use hotpath_runtime::channels::tokio::watch::{Receiver, Sender};
+            pub use hotpath_engine::channels::tokio::watch::{Receiver, Sender};
         }
     }
 }
@@ -100,7 +100,7 @@ pub mod parking_lot {
     #[cfg(not(feature = "hotpath"))]
     pub use ::parking_lot::{Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
     #[cfg(feature = "hotpath")]
-    pub use hotpath_runtime::locks::parking_lot::{Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
+    pub use hotpath_engine::locks::parking_lot::{Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
 }
 
 /// `crossbeam_channel` types (feature `crossbeam`).
@@ -109,7 +109,7 @@ pub mod crossbeam_channel {
     #[cfg(not(feature = "hotpath"))]
     pub use ::crossbeam_channel::{IntoIter, Iter, Receiver, Sender, TryIter};
     #[cfg(feature = "hotpath")]
-    pub use hotpath_runtime::channels::crossbeam::{IntoIter, Iter, Receiver, Sender, TryIter};
+    pub use hotpath_engine::channels::crossbeam::{IntoIter, Iter, Receiver, Sender, TryIter};
 }
 
 /// `flume` types (feature `flume`).
@@ -118,7 +118,7 @@ pub mod flume {
     #[cfg(not(feature = "hotpath"))]
     pub use ::flume::{IntoIter, Iter, Receiver, Sender};
     #[cfg(feature = "hotpath")]
-    pub use hotpath_runtime::channels::flume::{IntoIter, Iter, Receiver, Sender};
+    pub use hotpath_engine::channels::flume::{IntoIter, Iter, Receiver, Sender};
 }
 
 /// `async_channel` types (feature `async-channel`).
@@ -127,7 +127,7 @@ pub mod async_channel {
     #[cfg(not(feature = "hotpath"))]
     pub use ::async_channel::{Receiver, Sender};
     #[cfg(feature = "hotpath")]
-    pub use hotpath_runtime::channels::async_channel::{Receiver, Sender};
+    pub use hotpath_engine::channels::async_channel::{Receiver, Sender};
 }
 
 /// `futures::channel` types (feature `futures`).
@@ -138,7 +138,7 @@ pub mod futures_channel {
         #[cfg(not(feature = "hotpath"))]
         pub use ::futures_channel::mpsc::{Receiver, Sender, UnboundedReceiver, UnboundedSender};
         #[cfg(feature = "hotpath")]
-        pub use hotpath_runtime::channels::futures::mpsc::{Receiver, Sender, UnboundedReceiver, UnboundedSender};
+        pub use hotpath_engine::channels::futures::mpsc::{Receiver, Sender, UnboundedReceiver, UnboundedSender};
     }
 
     /// `futures::channel::oneshot` types.
@@ -146,6 +146,6 @@ pub mod futures_channel {
         #[cfg(not(feature = "hotpath"))]
         pub use ::futures_channel::oneshot::{Receiver, Sender};
         #[cfg(feature = "hotpath")]
-        pub use hotpath_runtime::channels::futures::oneshot::{Receiver, Sender};
+        pub use hotpath_engine::channels::futures::oneshot::{Receiver, Sender};
     }
 }

@@ -48,7 +48,7 @@ fn packages(features: &[&str]) -> Vec<String> {
 fn feature_off_compiles_only_the_facade_and_its_macros() {
     assert_eq!(packages(&[]), ["fixture-app", "hotpath", "hotpath-macros"]);
     let on = packages(&["--features", "hotpath"]);
-    assert!(on.contains(&"hotpath-runtime".to_string()) && on.contains(&"syn".to_string()), "{on:?}");
+    assert!(on.contains(&"hotpath-engine".to_string()) && on.contains(&"syn".to_string()), "{on:?}");
 }
 
 #[test]

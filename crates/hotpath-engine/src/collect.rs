@@ -1,0 +1,78 @@
+//! The engine's side of a report: starting the samplers a session needs, and
+//! collecting every instrument's section from the recorders.
+
+use hotpath_model::Report;
+
+use crate::functions::SiteKind;
+use crate::options::Options;
+use crate::{clock, functions, io, thread};
+
+/// Prepares the instruments for a session: clock, allocation mode, `io!` sampling,
+/// and the sampler threads of the features that have one. Called on the thread that
+/// runs `main`, which the threads view names so.
+pub fn start(options: &Options) {
+    clock::init(options.allow_tsc);
+    #[cfg(feature = "alloc")]
+    crate::alloc::set_inclusive(options.alloc_inclusive);
+    io::set_rate(options.time_sampling_rate);
+    #[cfg(feature = "cpu")]
+    crate::cpu::start(options);
+    #[cfg(feature = "threads")]
+    crate::threads::start(std::time::Duration::from_millis(options.threads_interval_ms), crate::os::current_tid());
+    #[cfg(feature = "tokio")]
+    crate::tokio_runtime::start(std::time::Duration::from_millis(options.tokio_runtime_interval_ms));
+}
+
+/// Whether the report is the final one (CPU profile files are written then).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Moment {
+    /// A live snapshot; the session goes on.
+    Live,
+    /// The final report.
+    Final,
+}
+
+/// Fills every section of `report` from the recorders.
+pub fn collect(report: &mut Report, options: &Options, moment: Moment, started_unix_ms: u64, wall_ns: u64) {
+    let totals = thread::collect();
+    let io_totals = io::collect();
+    // Calibration may wait up to 1 ms; skip it when there is nothing to convert.
+    let measured = totals.iter().any(|t| t.calls + t.cancelled > 0) || io::timed(&io_totals) || crate::entries::any();
+    let ratio = if measured { clock::ns_per_tick() } else { 1.0 };
+    #[cfg(feature = "alloc")]
+    match crate::alloc::counters::untracked_threads() {
+        0 => {}
+        n => report.meta.warnings.push(format!(
+            "{n} threads started while 16384 were alive; their allocations are attributed to functions but missing from the threads view"
+        )),
+    }
+    let named = functions::named(&totals, |site| site.kind() == SiteKind::Function);
+    report.functions_timing = functions::section(&named, ratio, options);
+    report.io = io::section(&io_totals, ratio, options);
+    #[cfg(feature = "alloc")]
+    {
+        report.functions_alloc = crate::alloc::section(&named, options);
+    }
+    #[cfg(all(feature = "cpu", target_os = "linux"))]
+    {
+        if moment == Moment::Final {
+            crate::cpu::finish(started_unix_ms, wall_ns);
+        }
+        report.functions_cpu = crate::cpu::section(options);
+    }
+    #[cfg(not(all(feature = "cpu", target_os = "linux")))]
+    let _ = (moment, started_unix_ms, wall_ns);
+    report.futures = crate::futures::section(&totals, ratio, options);
+    report.streams = crate::streams::section(&totals, ratio, options);
+    report.channels = crate::channels::section(&totals, ratio, options);
+    report.mutexes = crate::locks::mutexes(&totals, ratio, options);
+    report.rw_locks = crate::locks::rw_locks(&totals, ratio, options);
+    #[cfg(feature = "threads")]
+    {
+        report.threads = crate::threads::section(options.threads_limit);
+    }
+    #[cfg(feature = "tokio")]
+    {
+        report.tokio_runtime = crate::tokio_runtime::section(options);
+    }
+}

@@ -1,0 +1,45 @@
+//! In-process CPU sampling (`cpu` feature).
+//!
+//! Every thread of the program gets a timer on its own CPU-time clock that
+//! interrupts it with SIGPROF after each period of CPU it uses (`HOTPATH_CPU_HZ`,
+//! default 100 per CPU-second). The handler records the measured-function stack and
+//! a copy of the native stack into a fixed ring; the hidden `hp-cpu` thread drains
+//! it, unwinds, and aggregates. Threads that start later get their timer at the
+//! next scan (every 100 ms); profiler threads (`hp-*`) are never sampled.
+//!
+//! - `stack`: the per-thread stack of active measured sites (pushed by frames).
+//! - `ring`: the signal-safe sample queue.
+//! - `signal`, `sampler`: timers, handler and the draining thread (Linux).
+//! - `unwind`, `profile`, `export`, `pprof`: stacks, aggregation, output files.
+//! - `section`: the `functions-cpu` report section.
+
+#[cfg(target_os = "linux")]
+pub(crate) mod stack;
+
+#[cfg(target_os = "linux")]
+mod export;
+#[cfg(target_os = "linux")]
+mod pprof;
+#[cfg(target_os = "linux")]
+mod profile;
+#[cfg(target_os = "linux")]
+mod ring;
+#[cfg(target_os = "linux")]
+mod sampler;
+#[cfg(target_os = "linux")]
+mod section;
+#[cfg(target_os = "linux")]
+mod signal;
+#[cfg(target_os = "linux")]
+mod unwind;
+
+#[cfg(target_os = "linux")]
+pub(crate) use sampler::{finish, start};
+#[cfg(target_os = "linux")]
+pub(crate) use section::section;
+
+/// Elsewhere: one warning at start-up, no section.
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn start(_config: &crate::options::Options) {
+    crate::diag::warn("hotpath-cpu: CPU sampling is implemented on Linux only; functions-cpu is off");
+}

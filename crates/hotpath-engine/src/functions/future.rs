@@ -1,0 +1,150 @@
+//! The async frame. A measured future pushes a frame at the start of every poll and
+//! pops it at the end, on whichever thread polls it, so nothing is held across an
+//! `.await`: other tasks that run on the thread in between are not counted as its
+//! children, and a task that resumes on another worker leaves no state behind.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use crate::functions::{FnSite, SiteCell, Usage};
+use crate::switch;
+use crate::thread::{self, ThreadRecorder};
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum State {
+    NotPolled,
+    Running,
+    Done,
+    /// Profiling was off at the first poll; the future is passed through untouched.
+    Untracked,
+}
+
+/// Wraps an async function's body or an awaiting `measure_block!`.
+///
+/// Wall time (calls, Avg, percentiles, Total) spans the first poll to `Ready`;
+/// Self time sums the polls minus nested measured calls. Allocations of every poll,
+/// on whatever thread, add up in the future itself until it completes.
+pub struct MeasuredFuture<F> {
+    inner: F,
+    site: &'static FnSite,
+    start: u64,
+    state: State,
+    inclusive: Usage,
+    exclusive: Usage,
+}
+
+impl<F> MeasuredFuture<F> {
+    /// Wraps `inner`, measured as `site`.
+    #[inline]
+    pub fn new(site: &'static FnSite, inner: F) -> Self {
+        Self {
+            inner,
+            site,
+            start: 0,
+            state: State::NotPolled,
+            inclusive: Usage::default(),
+            exclusive: Usage::default(),
+        }
+    }
+}
+
+impl<F: Future> Future for MeasuredFuture<F> {
+    type Output = F::Output;
+
+    #[inline]
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
+        // SAFETY: `inner` is structurally pinned: it is never moved out of `self`,
+        // and `Drop` does not touch it.
+        let this = unsafe { self.get_unchecked_mut() };
+        let inner = unsafe { Pin::new_unchecked(&mut this.inner) };
+        match this.state {
+            State::Done | State::Untracked => return inner.poll(cx),
+            State::NotPolled if !switch::enabled() => {
+                this.state = State::Untracked;
+                return inner.poll(cx);
+            }
+            _ => {}
+        }
+        let recorder = thread::current();
+        // SAFETY: a non-null recorder is valid on this thread for the whole poll.
+        let Some(recorder) = (unsafe { recorder.as_ref() }) else { return inner.poll(cx) };
+        let id = this.site.id();
+        let Some(cell) = recorder.cell(id) else { return inner.poll(cx) };
+        let frame = PollFrame::begin(recorder, cell, id);
+        if this.state == State::NotPolled {
+            this.start = frame.start.ticks;
+            this.state = State::Running;
+        }
+        let result = inner.poll(cx);
+        let (end, inclusive, exclusive) = frame.end();
+        this.inclusive = this.inclusive.plus(inclusive);
+        this.exclusive = this.exclusive.plus(exclusive);
+        if result.is_ready() {
+            this.state = State::Done;
+            cell.complete_async(end.saturating_sub(this.start), this.inclusive, this.exclusive);
+        }
+        result
+    }
+}
+
+impl<F> Drop for MeasuredFuture<F> {
+    fn drop(&mut self) {
+        if self.state != State::Running {
+            return;
+        }
+        // SAFETY: as in `poll`.
+        if let Some(cell) = unsafe { thread::current().as_ref() }.and_then(|r| r.cell(self.site.id())) {
+            cell.cancel();
+        }
+    }
+}
+
+/// One poll's frame; accounts itself on drop too, so a panicking poll (which a
+/// runtime may catch) leaves this thread's frame stack consistent.
+struct PollFrame<'a> {
+    recorder: &'a ThreadRecorder,
+    cell: &'a SiteCell,
+    saved: Usage,
+    start: Usage,
+    ended: bool,
+}
+
+impl<'a> PollFrame<'a> {
+    #[inline(always)]
+    fn begin(recorder: &'a ThreadRecorder, cell: &'a SiteCell, id: u32) -> Self {
+        #[cfg(all(feature = "cpu", target_os = "linux"))]
+        crate::cpu::stack::push(id);
+        #[cfg(not(all(feature = "cpu", target_os = "linux")))]
+        let _ = id;
+        let saved = recorder.push_frame();
+        Self { recorder, cell, saved, start: Usage::now(), ended: false }
+    }
+
+    /// Ends the poll: the end tick and the poll's inclusive and exclusive usage.
+    #[inline(always)]
+    fn end(mut self) -> (u64, Usage, Usage) {
+        let end = Usage::now();
+        let (inclusive, exclusive) = self.account(end);
+        self.ended = true;
+        (end.ticks, inclusive, exclusive)
+    }
+
+    #[inline(always)]
+    fn account(&self, end: Usage) -> (Usage, Usage) {
+        #[cfg(all(feature = "cpu", target_os = "linux"))]
+        crate::cpu::stack::pop();
+        let inclusive = end.since(self.start);
+        let exclusive = self.recorder.pop_frame(self.saved, inclusive);
+        self.cell.add_poll(inclusive.ticks, exclusive.ticks);
+        (inclusive, exclusive)
+    }
+}
+
+impl Drop for PollFrame<'_> {
+    fn drop(&mut self) {
+        if !self.ended {
+            self.account(Usage::now());
+        }
+    }
+}

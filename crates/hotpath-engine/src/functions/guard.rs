@@ -1,0 +1,59 @@
+//! The sync frame: created as the first statement of a measured function, dropped
+//! when it returns, unwinds or breaks out.
+
+use crate::functions::{FnSite, SiteCell, Usage};
+use crate::switch;
+use crate::thread::{self, ThreadRecorder};
+
+/// Times one call of a sync function. Not `Send`: it must end on its own thread.
+pub struct FnGuard {
+    recorder: *const ThreadRecorder,
+    cell: *const SiteCell,
+    saved: Usage,
+    start: Usage,
+}
+
+impl FnGuard {
+    /// Starts timing a call of `site` on this thread.
+    #[inline(always)]
+    pub fn enter(site: &'static FnSite) -> Self {
+        if !switch::enabled() {
+            return Self::inactive();
+        }
+        let recorder = thread::current();
+        // SAFETY: a non-null recorder is valid on this thread until its exit hook runs,
+        // which cannot happen while this frame is on the stack.
+        let id = site.id();
+        let Some(cell) = (unsafe { recorder.as_ref() }).and_then(|r| r.cell(id)) else {
+            switch::count_dropped();
+            return Self::inactive();
+        };
+        cell.enter();
+        #[cfg(all(feature = "cpu", target_os = "linux"))]
+        crate::cpu::stack::push(id);
+        // SAFETY: as above.
+        let saved = unsafe { &*recorder }.push_frame();
+        Self { recorder, cell, saved, start: Usage::now() }
+    }
+
+    #[inline(always)]
+    fn inactive() -> Self {
+        Self { recorder: std::ptr::null(), cell: std::ptr::null(), saved: Usage::default(), start: Usage::default() }
+    }
+}
+
+impl Drop for FnGuard {
+    #[inline(always)]
+    fn drop(&mut self) {
+        if self.cell.is_null() {
+            return;
+        }
+        let inclusive = Usage::now().since(self.start);
+        #[cfg(all(feature = "cpu", target_os = "linux"))]
+        crate::cpu::stack::pop();
+        // SAFETY: set together in `enter` from this thread's live recorder.
+        let (recorder, cell) = unsafe { (&*self.recorder, &*self.cell) };
+        let exclusive = recorder.pop_frame(self.saved, inclusive);
+        cell.exit(inclusive, exclusive);
+    }
+}

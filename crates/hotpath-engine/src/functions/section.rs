@@ -1,0 +1,85 @@
+//! Builds the `functions-timing` section from merged per-site totals, and the row
+//! selection every function section shares (merge by name, focus, limit).
+
+use hotpath_model::{FunctionTiming, FunctionsTiming, Percentiles};
+
+use super::site::{registered, FnSite};
+use super::SiteTotals;
+use crate::clock::to_ns;
+use crate::options::Options;
+
+/// A site's totals under its display name; sites sharing a name are merged.
+pub(crate) struct Named {
+    pub(crate) name: String,
+    pub(crate) site: &'static FnSite,
+    pub(crate) totals: SiteTotals,
+}
+
+/// Every site with calls that `keep` accepts, merged by display name.
+pub(crate) fn named(totals: &[SiteTotals], keep: impl Fn(&FnSite) -> bool) -> Vec<Named> {
+    let sites = registered();
+    let mut merged: Vec<Named> = Vec::new();
+    for (id, t) in totals.iter().enumerate().skip(1) {
+        let Some(site) = sites.get(id) else { continue };
+        if (t.calls == 0 && t.cancelled == 0) || !keep(site) {
+            continue;
+        }
+        let name = site.name();
+        match merged.iter_mut().find(|n| n.name == name) {
+            Some(existing) => existing.totals.add(t),
+            None => merged.push(Named { name, site, totals: t.clone() }),
+        }
+    }
+    merged
+}
+
+/// Keeps the rows matching the focus filter, then the first `limit` (already sorted).
+/// Returns how many rows there were before filtering, and the kept rows.
+pub(crate) fn select<T>(mut rows: Vec<T>, name: impl Fn(&T) -> &str, config: &Options) -> (usize, Vec<T>) {
+    let total = rows.len();
+    if let Some(focus) = &config.focus {
+        rows.retain(|r| focus.matches(name(r)));
+    }
+    if config.limit > 0 {
+        rows.truncate(config.limit);
+    }
+    (total, rows)
+}
+
+/// Rows sorted by total time, largest first. `None` when nothing was measured.
+pub(crate) fn section(named: &[Named], ratio: f64, config: &Options) -> Option<FunctionsTiming> {
+    if named.is_empty() {
+        return None;
+    }
+    let mut rows: Vec<FunctionTiming> = named.iter().map(|n| row(n, ratio, config)).collect();
+    rows.sort_by(|a, b| b.total_ns.cmp(&a.total_ns).then_with(|| a.name.cmp(&b.name)));
+    let (total_functions, rows) = select(rows, |r| &r.name, config);
+    let mut section = FunctionsTiming::default();
+    section.total_functions = total_functions;
+    section.rows = rows;
+    Some(section)
+}
+
+fn row(named: &Named, ratio: f64, config: &Options) -> FunctionTiming {
+    let (site, t) = (named.site, &named.totals);
+    let ns = |ticks| to_ns(ticks, ratio);
+    let (min, max) = if t.calls == 0 { (0, 0) } else { (t.min, t.max) };
+    let mut row = FunctionTiming::default();
+    row.name = named.name.clone();
+    row.file = site.file().to_string();
+    row.line = site.line();
+    row.is_async = site.is_async();
+    row.calls = t.calls;
+    row.cancelled = t.cancelled;
+    row.polls = t.polls;
+    row.busy_ns = ns(t.busy);
+    row.total_ns = ns(t.total);
+    row.self_ns = ns(t.self_time);
+    row.avg_ns = t.sum.checked_div(t.calls).map_or(0, ns);
+    row.min_ns = ns(min);
+    row.max_ns = ns(max);
+    // Bucket midpoints are clamped into the observed range, so p0 and p100 are exact.
+    row.percentiles_ns =
+        Percentiles(config.percentiles.iter().map(|&p| (p, ns(t.histogram.percentile(p).clamp(min, max)))).collect());
+    row
+}

@@ -1,0 +1,53 @@
+//! The hot path shared by the sync and async wrappers: one call per completed
+//! operation, after the wrapped call returned.
+
+use std::io::ErrorKind;
+
+use super::cell::Kind;
+use super::recorder;
+use super::site::Entry;
+use crate::switch;
+
+/// Accounts one operation that began at `start` (a tick, or `UNTIMED`) and ended
+/// at `end`. `WouldBlock` and `Interrupted` are retried by the caller, so they are
+/// neither an operation nor an error.
+#[inline(always)]
+pub(crate) fn finish(entry: &Entry, kind: Kind, start: u64, end: u64, outcome: Result<u64, ErrorKind>) {
+    if let Err(ErrorKind::WouldBlock | ErrorKind::Interrupted) = outcome {
+        return;
+    }
+    let Some(cell) = recorder::cell(entry.id) else {
+        switch::count_dropped();
+        return;
+    };
+    match outcome {
+        Ok(bytes) => cell.complete(kind, bytes, start, end),
+        Err(_) => cell.fail(kind),
+    }
+}
+
+/// Counts a new wrapper instance of `entry`.
+pub(crate) fn instance(entry: &Entry) {
+    match recorder::cell(entry.id) {
+        Some(cell) => cell.add_instance(),
+        None => switch::count_dropped(),
+    }
+}
+
+/// The outcome of a `read`/`write`-like call, as bytes or the error's kind.
+#[inline(always)]
+pub(crate) fn bytes(result: &std::io::Result<usize>) -> Result<u64, ErrorKind> {
+    match result {
+        Ok(n) => Ok(*n as u64),
+        Err(e) => Err(e.kind()),
+    }
+}
+
+/// The outcome of a `flush`/`shutdown`-like call.
+#[inline(always)]
+pub(crate) fn unit(result: &std::io::Result<()>) -> Result<u64, ErrorKind> {
+    match result {
+        Ok(()) => Ok(0),
+        Err(e) => Err(e.kind()),
+    }
+}

@@ -1,0 +1,170 @@
+//! Builds the `io` section from merged per-entry totals.
+
+use hotpath_model::{IoControl, IoRow, IoSection, IoTransfer, Percentiles};
+
+use super::cell::{ControlTotals, IoTotals, TransferTotals};
+use super::sampling;
+use super::site::{registered, Entry};
+use crate::clock::to_ns;
+use crate::options::Options;
+
+/// Rows for every entry with activity, sorted by total operation time (then bytes),
+/// filtered by focus and cut to the limit. `None` when no `io!` value was used.
+pub(crate) fn section(totals: &[IoTotals], ratio: f64, config: &Options) -> Option<IoSection> {
+    let entries = registered();
+    let mut rows: Vec<IoRow> = totals
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| !t.is_empty())
+        .filter_map(|(id, t)| entries.get(id).copied().flatten().map(|e| row(e, t, ratio, config)))
+        .collect();
+    if rows.is_empty() {
+        return None;
+    }
+    disambiguate(&mut rows);
+    rows.sort_by(|a, b| {
+        let time = |r: &IoRow| r.read.estimated_total_ns().unwrap_or(0) + r.write.estimated_total_ns().unwrap_or(0);
+        time(b)
+            .cmp(&time(a))
+            .then_with(|| (b.read.bytes + b.write.bytes).cmp(&(a.read.bytes + a.write.bytes)))
+            .then_with(|| a.name.cmp(&b.name))
+    });
+    let mut section = IoSection::default();
+    section.total_entries = rows.len();
+    section.time_sampling_rate = sampling::rate();
+    if let Some(focus) = &config.focus {
+        rows.retain(|r| focus.matches(&r.name));
+    }
+    if config.limit > 0 {
+        rows.truncate(config.limit);
+    }
+    section.rows = rows;
+    Some(section)
+}
+
+/// Any time the clock ratio is needed: something was timed.
+pub(crate) fn timed(totals: &[IoTotals]) -> bool {
+    totals.iter().any(|t| t.read.timed_ops + t.write.timed_ops + t.flush.timed_ops + t.shutdown.timed_ops > 0)
+}
+
+fn row(entry: &Entry, t: &IoTotals, ratio: f64, config: &Options) -> IoRow {
+    let site = entry.site;
+    let mut row = IoRow::default();
+    row.name = entry.name();
+    row.label = site.label().map(str::to_string);
+    row.file = site.file().to_string();
+    row.line = site.line();
+    row.type_name = entry.type_name.to_string();
+    row.iter = site.iter();
+    row.instances = t.instances;
+    row.read = transfer(&t.read, ratio, config);
+    row.write = transfer(&t.write, ratio, config);
+    row.flush = control(&t.flush, ratio);
+    row.shutdown = control(&t.shutdown, ratio);
+    row
+}
+
+fn transfer(t: &TransferTotals, ratio: f64, config: &Options) -> IoTransfer {
+    let ns = |ticks| to_ns(ticks, ratio);
+    let (min, max) = if t.timed_ops == 0 { (0, 0) } else { (t.min, t.max) };
+    let mut out = IoTransfer::default();
+    out.ops = t.ops;
+    out.bytes = t.bytes;
+    out.errors = t.errors;
+    out.timed_ops = t.timed_ops;
+    out.timed_bytes = t.timed_bytes;
+    out.timed_ns = ns(t.timed_ticks);
+    out.avg_ns = t.timed_ticks.checked_div(t.timed_ops).map_or(0, ns);
+    out.min_ns = ns(min);
+    out.max_ns = ns(max);
+    if t.timed_ops > 0 {
+        // Bucket midpoints are clamped into the observed range, so p0 and p100 are exact.
+        out.percentiles_ns = Percentiles(
+            config.percentiles.iter().map(|&p| (p, ns(t.histogram.percentile(p).clamp(min, max)))).collect(),
+        );
+        // Durations below one nanosecond still count as one, so the rate stays finite.
+        let secs = out.timed_ns.max(1) as f64 / 1e9;
+        out.bytes_per_sec = Some((t.timed_bytes as f64 / secs).round() as u64);
+    }
+    out
+}
+
+fn control(t: &ControlTotals, ratio: f64) -> IoControl {
+    let mut out = IoControl::default();
+    out.ops = t.ops;
+    out.errors = t.errors;
+    out.timed_ops = t.timed_ops;
+    out.timed_ns = to_ns(t.timed_ticks, ratio);
+    out
+}
+
+/// Rows of one name but different wrapped types (a generic function's `io!`) get the
+/// type's short name appended; rows still alike (one label at two sites) get `file:line`.
+fn disambiguate(rows: &mut [IoRow]) {
+    let clashes = |rows: &[IoRow], i: usize| rows.iter().enumerate().any(|(j, r)| j != i && r.name == rows[i].name);
+    let typed: Vec<bool> = (0..rows.len())
+        .map(|i| rows.iter().any(|r| r.name == rows[i].name && r.type_name != rows[i].type_name))
+        .collect();
+    for (row, typed) in rows.iter_mut().zip(&typed) {
+        if *typed {
+            row.name = format!("{} <{}>", row.name, short_type(&row.type_name));
+        }
+    }
+    let located: Vec<bool> = (0..rows.len()).map(|i| clashes(rows, i)).collect();
+    for (row, located) in rows.iter_mut().zip(located) {
+        if located {
+            row.name = format!("{} @ {}:{}", row.name, row.file, row.line);
+        }
+    }
+}
+
+/// `std::io::BufReader<std::fs::File>` → `BufReader<File>`.
+fn short_type(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut segment = String::new();
+    for c in name.chars() {
+        if c.is_alphanumeric() || c == '_' || c == ':' {
+            segment.push(c);
+        } else {
+            out.push_str(segment.rsplit("::").next().unwrap_or(""));
+            segment.clear();
+            out.push(c);
+        }
+    }
+    out.push_str(segment.rsplit("::").next().unwrap_or(""));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn named(name: &str, type_name: &str, line: u32) -> IoRow {
+        let mut row = IoRow::default();
+        row.name = name.into();
+        row.type_name = type_name.into();
+        row.file = "a.rs".into();
+        row.line = line;
+        row
+    }
+
+    #[test]
+    fn short_type_names() {
+        assert_eq!(short_type("std::io::buffered::bufreader::BufReader<std::fs::File>"), "BufReader<File>");
+        assert_eq!(short_type("&mut alloc::vec::Vec<u8>"), "&mut Vec<u8>");
+    }
+
+    #[test]
+    fn clashing_names_are_told_apart() {
+        let mut rows = vec![
+            named("w", "std::fs::File", 1),
+            named("w", "alloc::vec::Vec<u8>", 1),
+            named("x", "std::fs::File", 2),
+            named("x", "std::fs::File", 3),
+            named("y", "std::fs::File", 4),
+        ];
+        disambiguate(&mut rows);
+        let names: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["w <File>", "w <Vec<u8>>", "x @ a.rs:2", "x @ a.rs:3", "y"]);
+    }
+}

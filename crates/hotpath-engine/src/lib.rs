@@ -1,0 +1,73 @@
+//! The measurement engine of hotpath, linked only with the `hotpath` feature: the
+//! clock, the on/off switch, histograms, per-thread cells, call sites and every
+//! instrument. Not a public API: programs use the `hotpath` crate.
+//!
+//! Macros emit a `static` call site per measured item and a guard or wrapper around
+//! it; both record into thread-local memory with two clock reads and plain stores.
+//! The session (`hotpath-session`) turns recording on and, at its end, asks
+//! [`collect`] for every instrument's section of a [`hotpath_model::Report`].
+//! Nothing here imports the session or the live server. See `docs/ARCHITECTURE.md`.
+
+#![deny(missing_docs)]
+
+#[cfg(feature = "alloc")]
+mod alloc;
+pub mod channels;
+mod clock;
+mod collect;
+#[cfg(feature = "cpu")]
+mod cpu;
+pub mod diag;
+mod durations;
+mod entries;
+mod functions;
+mod futures;
+mod histogram;
+mod io;
+pub mod locks;
+pub mod memory;
+pub mod options;
+#[cfg(any(feature = "alloc", feature = "threads"))]
+mod os;
+pub mod streams;
+pub mod switch;
+mod sync;
+mod thread;
+#[cfg(feature = "threads")]
+mod threads;
+#[cfg(feature = "tokio")]
+mod tokio_runtime;
+
+#[cfg(feature = "alloc")]
+pub use alloc::CountingAllocator;
+pub use channels::{channel, InstrumentChannel};
+pub use clock::{ns_per_tick, source as clock_source};
+pub use collect::{collect, start, Moment};
+pub use entries::WrapSite;
+pub use functions::{duration_buckets, DurationBuckets, FnGuard, FnSite, MeasuredFuture, SiteName};
+pub use hotpath_model as model;
+pub use io::{io_unwrap, Io, IoSite};
+pub use locks::{mutex, rw_lock, InstrumentMutex, InstrumentRwLock};
+pub use memory::profiler_bytes;
+pub use streams::{stream, MeasuredStream};
+#[cfg(feature = "tokio")]
+pub use tokio_runtime::{monitor_tokio, monitor_tokio_current, TokioSite};
+
+/// Takes one threads-view sample now (benchmarks and tests; the sampler thread
+/// does this every `HOTPATH_THREADS_INTERVAL_MS`).
+#[cfg(feature = "threads")]
+pub fn sample_threads() {
+    threads::sample_now();
+}
+
+/// Samples every runtime registered with `tokio_runtime!()` now (benchmarks; the
+/// `hp-tokio` thread does this every `HOTPATH_TOKIO_RUNTIME_INTERVAL_MS`).
+#[cfg(feature = "tokio")]
+pub fn sample_tokio_runtimes() {
+    tokio_runtime::sample_now();
+}
+
+/// Threads that currently hold a recorder (exited threads are folded and freed).
+pub fn live_threads() -> usize {
+    thread::live_threads()
+}

@@ -1,0 +1,118 @@
+//! What the instruments need to know of a session's configuration: how reports are
+//! cut (percentiles, row limit, focus) and how the samplers run. The session resolves
+//! it from parameters and the environment; the instruments only read it.
+
+use std::path::PathBuf;
+use std::str::FromStr;
+
+/// Percentile columns when none are configured.
+pub const DEFAULT_PERCENTILES: [f64; 3] = [50.0, 95.0, 99.0];
+/// Rows per section when no limit is configured.
+pub const DEFAULT_LIMIT: usize = 15;
+/// Threads view sampling interval and row cap, as the specification sets them.
+pub const DEFAULT_THREADS_INTERVAL_MS: u64 = 250;
+/// Rows of the threads view.
+pub const DEFAULT_THREADS_LIMIT: usize = 5;
+/// CPU samples per CPU-second of each thread.
+pub const DEFAULT_CPU_HZ: u64 = 100;
+/// Tokio runtime sampling interval (`HOTPATH_TOKIO_RUNTIME_INTERVAL_MS`).
+pub const DEFAULT_TOKIO_RUNTIME_INTERVAL_MS: u64 = 1000;
+
+/// Which rows to keep: a substring, or a regular expression written `/like this/`.
+#[derive(Clone, Debug)]
+pub enum Focus {
+    /// Rows whose name contains this text.
+    Text(String),
+    /// Rows whose name matches this expression.
+    Pattern(regex_lite::Regex),
+}
+
+impl FromStr for Focus {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.strip_prefix('/').and_then(|r| r.strip_suffix('/')) {
+            Some(pattern) if s.len() >= 2 => {
+                regex_lite::Regex::new(pattern).map(Self::Pattern).map_err(|e| format!("is not a valid regex ({e})"))
+            }
+            _ if s.is_empty() => Err("is empty".into()),
+            _ => Ok(Self::Text(s.to_string())),
+        }
+    }
+}
+
+impl Focus {
+    /// True when `name` is kept.
+    pub fn matches(&self, name: &str) -> bool {
+        match self {
+            Self::Text(t) => name.contains(t.as_str()),
+            Self::Pattern(r) => r.is_match(name),
+        }
+    }
+
+    /// The filter as the user wrote it.
+    pub fn as_string(&self) -> String {
+        match self {
+            Self::Text(t) => t.clone(),
+            Self::Pattern(r) => format!("/{}/", r.as_str()),
+        }
+    }
+}
+
+/// The instruments' part of a session's configuration.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Percentile columns, each in 0..=100.
+    pub percentiles: Vec<f64>,
+    /// Rows per section; 0 keeps all.
+    pub limit: usize,
+    /// Row filter by name.
+    pub focus: Option<Focus>,
+    /// Use the TSC where it is invariant (`HOTPATH_CLOCK`).
+    pub allow_tsc: bool,
+    /// Per-call allocations include nested measured calls (`HOTPATH_ALLOC_MODE=inclusive`).
+    pub alloc_inclusive: bool,
+    /// Milliseconds between two threads-view samples.
+    pub threads_interval_ms: u64,
+    /// Rows of the threads view.
+    pub threads_limit: usize,
+    /// CPU samples per CPU-second (`HOTPATH_CPU_HZ`).
+    pub cpu_hz: u64,
+    /// Where CPU profile files go (`HOTPATH_CPU_OUTPUT` or `cpu_output = "dir"`).
+    pub cpu_output: Option<PathBuf>,
+    /// How often `tokio_runtime!()` runtimes are sampled.
+    pub tokio_runtime_interval_ms: u64,
+    /// Fraction of `io!` operations whose duration is measured (counts are always exact).
+    pub time_sampling_rate: f64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            percentiles: DEFAULT_PERCENTILES.to_vec(),
+            limit: DEFAULT_LIMIT,
+            focus: None,
+            allow_tsc: true,
+            alloc_inclusive: false,
+            threads_interval_ms: DEFAULT_THREADS_INTERVAL_MS,
+            threads_limit: DEFAULT_THREADS_LIMIT,
+            cpu_hz: DEFAULT_CPU_HZ,
+            cpu_output: None,
+            tokio_runtime_interval_ms: DEFAULT_TOKIO_RUNTIME_INTERVAL_MS,
+            time_sampling_rate: 1.0,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn focus_text_or_regex() {
+        let text: Focus = "parse".parse().unwrap();
+        assert!(text.matches("app::parse_line") && !text.matches("app::main"));
+        let re: Focus = "/^app::(a|b)$/".parse().unwrap();
+        assert!(re.matches("app::a") && !re.matches("app::ab"));
+        assert_eq!(re.as_string(), "/^app::(a|b)$/");
+    }
+}

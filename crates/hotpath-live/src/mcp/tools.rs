@@ -1,0 +1,199 @@
+//! The tools: names, typed parameters (their JSON Schema comes from the types), and
+//! the generic query every section tool runs (filter, sort, limit).
+
+use rmcp::schemars::{self, JsonSchema};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use hotpath_engine::options::Focus;
+
+/// Rows a section tool returns when `limit` is not given, and at most.
+const DEFAULT_ROWS: usize = 20;
+const MAX_ROWS: usize = 200;
+
+/// Parameters of every section tool.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SectionArgs {
+    /// Numeric field of a row to sort by, largest first: for example `total_ns`,
+    /// `self_ns`, `calls`, `bytes_total`, `self_samples`, `read.bytes`. Nested fields
+    /// use dots. Default: the section's own order (largest cost first).
+    pub(crate) sort_by: Option<String>,
+    /// Rows to return, 1 to 200 (default 20).
+    pub(crate) limit: Option<usize>,
+    /// Keep rows whose name contains this text, or matches `/regex/`.
+    pub(crate) filter: Option<String>,
+}
+
+/// Parameters of `function_detail`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FunctionArgs {
+    /// The function's name as reports show it (e.g. `app::parse`), or a part of it
+    /// that matches exactly one function.
+    pub(crate) name: String,
+}
+
+/// Parameters of `hotspots`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct HotspotsArgs {
+    /// Items to return, 1 to 50 (default 10).
+    pub(crate) limit: Option<usize>,
+}
+
+/// Parameters of `mark`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct MarkArgs {
+    /// Name of the mark (default `default`); marking again replaces it.
+    pub(crate) name: Option<String>,
+}
+
+/// Parameters of `changes_since_mark`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ChangesArgs {
+    /// Name of the mark to compare with (default `default`).
+    pub(crate) name: Option<String>,
+    /// Changed rows to return per section, 1 to 50 (default 10).
+    pub(crate) limit: Option<usize>,
+}
+
+/// Parameters of tools that take none.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct NoArgs {}
+
+/// Section tools: (tool name = report key, description).
+pub(crate) const SECTION_TOOLS: [(&str, &str); 11] = [
+    (
+        "functions_timing",
+        "Time per measured function: calls, average and percentile durations, total and self time (ns).",
+    ),
+    (
+        "functions_alloc",
+        "Heap allocations per measured function: bytes and allocation counts per call (hotpath-alloc).",
+    ),
+    ("functions_cpu", "CPU samples per measured function, self and inclusive (hotpath-cpu, Linux)."),
+    ("threads", "Threads of the program: state, CPU%, peak, user and system CPU time, allocated bytes."),
+    ("io", "Byte-level I/O of io! wrappers: operations, bytes, rate, durations, errors per direction."),
+    ("channels", "channel! wrappers: sent, received, queue length, blocked senders, latency, slow consumers."),
+    ("streams", "stream! wrappers: instances, items, items per second, time per item."),
+    ("futures", "future! sites and measured async functions: calls, polls, busy vs wall time, cancellations."),
+    ("mutexes", "mutex! wrappers: acquisitions, contention, wait and hold times."),
+    ("rw_locks", "rw_lock! wrappers: reads and writes, contention, wait and hold times."),
+    ("tokio_runtime", "Tokio runtimes: workers, queues, busy ratios, and flags for imbalance, queue growth, blocking."),
+];
+
+/// The array of rows of a section (`rows`, or `runtimes` for Tokio).
+pub(crate) fn rows_mut(section: &mut Value) -> Option<&mut Vec<Value>> {
+    let object = section.as_object_mut()?;
+    let key = ["rows", "runtimes"].into_iter().find(|k| object.get(*k).is_some_and(Value::is_array))?;
+    object.get_mut(key)?.as_array_mut()
+}
+
+/// A number at a dotted path of a row, if there is one.
+pub(crate) fn number_at(row: &Value, path: &str) -> Option<f64> {
+    path.split('.').try_fold(row, |v, key| v.get(key))?.as_f64()
+}
+
+/// Applies `filter`, `sort_by` and `limit` to a section's rows, in place. Returns
+/// how many rows matched before the limit.
+pub(crate) fn query(section: &mut Value, args: &SectionArgs) -> Result<usize, String> {
+    let focus = match &args.filter {
+        Some(f) => Some(f.parse::<Focus>().map_err(|p| format!("filter {f:?} {p}"))?),
+        None => None,
+    };
+    let limit = args.limit.unwrap_or(DEFAULT_ROWS);
+    if !(1..=MAX_ROWS).contains(&limit) {
+        return Err(format!("limit must be between 1 and {MAX_ROWS}, got {limit}"));
+    }
+    let Some(rows) = rows_mut(section) else { return Ok(0) };
+    if let Some(focus) = &focus {
+        rows.retain(|r| r.get("name").and_then(Value::as_str).is_some_and(|n| focus.matches(n)));
+    }
+    if let Some(field) = &args.sort_by {
+        if !rows.is_empty() && !rows.iter().any(|r| number_at(r, field).is_some()) {
+            return Err(format!("sort_by {field:?}: no row has a numeric field by that name"));
+        }
+        rows.sort_by(|a, b| {
+            let (a, b) = (number_at(a, field).unwrap_or(f64::MIN), number_at(b, field).unwrap_or(f64::MIN));
+            b.total_cmp(&a)
+        });
+    }
+    let matched = rows.len();
+    rows.truncate(limit);
+    Ok(matched)
+}
+
+/// One line per row for the text part of a result: the name and a few headline numbers.
+pub(crate) fn summarize_rows(section: &Value, keys: &[&str]) -> String {
+    let rows = section.get("rows").or_else(|| section.get("runtimes")).and_then(Value::as_array);
+    let Some(rows) = rows else { return String::new() };
+    rows.iter()
+        .take(10)
+        .map(|r| {
+            let name = r.get("name").and_then(Value::as_str).unwrap_or("?");
+            let numbers: Vec<String> =
+                keys.iter().filter_map(|k| number_at(r, k).map(|v| format!("{k}={}", compact(v)))).collect();
+            format!("- {name}: {}", numbers.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Headline fields per section for text summaries.
+pub(crate) fn headline(section: &str) -> &'static [&'static str] {
+    match section {
+        "functions_timing" => &["calls", "avg_ns", "total_ns", "self_ns"],
+        "functions_alloc" => &["calls", "bytes_avg", "bytes_total", "allocs_total"],
+        "functions_cpu" => &["self_samples", "inclusive_samples"],
+        "threads" => &["cpu_percent", "cpu_user_ns", "cpu_sys_ns"],
+        "io" => &["read.ops", "read.bytes", "write.ops", "write.bytes"],
+        "channels" => &["sent", "received", "queue_len", "max_queue_len"],
+        "streams" => &["instances", "items", "items_per_sec"],
+        "futures" => &["calls", "polls", "cancelled", "busy_ns"],
+        "mutexes" => &["lock.acquisitions", "lock.contended", "lock.wait.total_ns", "lock.hold.avg_ns"],
+        "rw_locks" => &["reads.acquisitions", "writes.acquisitions", "writes.contended", "writes.wait.total_ns"],
+        _ => &["num_workers", "alive_tasks", "global_queue_depth"],
+    }
+}
+
+fn compact(v: f64) -> String {
+    if v.fract() == 0.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+/// `{"section": .., "matched": .., "data": ..}` for a section tool.
+pub(crate) fn section_result(key: &str, matched: usize, data: Value) -> Value {
+    json!({ "section": key, "matched_rows": matched, "data": data })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn filter_sort_limit_on_rows() {
+        let mut section = json!({"rows": [
+            {"name": "app::a", "calls": 1, "read": {"bytes": 5}},
+            {"name": "app::b", "calls": 9, "read": {"bytes": 1}},
+            {"name": "lib::c", "calls": 4, "read": {"bytes": 9}},
+        ]});
+        let args = SectionArgs { sort_by: Some("read.bytes".into()), limit: Some(2), filter: None };
+        assert_eq!(query(&mut section, &args).unwrap(), 3);
+        let names: Vec<&str> =
+            section["rows"].as_array().unwrap().iter().map(|r| r["name"].as_str().unwrap()).collect();
+        assert_eq!(names, ["lib::c", "app::a"]);
+        let mut section = json!({"rows": [{"name": "app::a", "calls": 1}, {"name": "lib::c", "calls": 4}]});
+        let args = SectionArgs { filter: Some("/^app::/".into()), ..SectionArgs::default() };
+        assert_eq!(query(&mut section, &args).unwrap(), 1);
+        assert!(query(&mut section, &SectionArgs { sort_by: Some("nope".into()), ..SectionArgs::default() }).is_err());
+        assert!(query(&mut section, &SectionArgs { limit: Some(0), ..SectionArgs::default() }).is_err());
+        assert!(query(&mut section, &SectionArgs { filter: Some("/(/".into()), ..SectionArgs::default() }).is_err());
+    }
+}

@@ -1,0 +1,20 @@
+//! The profiling session of hotpath: resolves the configuration (parameters, then the
+//! `HOTPATH_*` overlay), starts the engine, the signal and exit hooks and the live
+//! surfaces registered through [`register_live`], and writes the report once.
+//! Orchestration only: measuring is the engine's (`hotpath-engine`), serving the live
+//! crate's (`hotpath-live`). Not a public API: programs use the `hotpath` crate.
+
+#![deny(missing_docs)]
+
+mod config;
+mod end;
+mod live;
+mod output;
+mod session;
+#[cfg(unix)]
+mod signals;
+
+pub use config::{MainConfig, ServerSettings, DEFAULT_METRICS_PORT};
+pub use end::End;
+pub use live::{register_live, LiveStarter};
+pub use session::{snapshot, snapshot_unlimited, uptime, MainGuard};
