@@ -18,6 +18,12 @@ pub fn render_table(report: &Report) -> String {
     if meta.dropped > 0 {
         out.push_str(&format!("[hotpath] {} measurements dropped\n", format_count(meta.dropped)));
     }
+    if meta.negative_intervals > 0 {
+        out.push_str(&format!(
+            "[hotpath] {} intervals came out negative (clock readings disagreed across CPUs) and count as 0\n",
+            format_count(meta.negative_intervals)
+        ));
+    }
     // One entry per section, in report order; each section renders itself.
     let sections = [
         report.functions_timing.as_ref().map(|s| s.render(meta)),

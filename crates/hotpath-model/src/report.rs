@@ -88,9 +88,17 @@ pub struct Meta {
     pub clock: String,
     /// Measurements the profiler had to drop (for example on a thread that was exiting).
     pub dropped: u64,
+    /// Intervals whose end tick came out before their start (clock reads on different
+    /// CPUs disagreeing); they are recorded as 0 and counted here.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub negative_intervals: u64,
     /// Warnings raised while profiling (bad settings, unavailable features).
     #[serde(default)]
     pub warnings: Vec<String>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// Why a JSON report could not be read.
