@@ -1,47 +1,49 @@
 //! The report model of hotpath: one typed snapshot that every sink renders.
 //!
-//! The runtime builds a [`Report`] from its recorders; the table printer, the JSON
-//! writer, the live HTTP endpoints and `hotpath compare` all read the same types.
-//! Values are raw integers (nanoseconds, bytes, counts); only the table printer
-//! formats them for humans. The JSON form is versioned by [`SCHEMA_VERSION`] and
+//! The engine builds a [`Report`] from its recorders; the table printer, the JSON
+//! writer, the live HTTP endpoints, `/metrics`, MCP, the console and `hotpath compare`
+//! all read the same types. Values are raw integers (nanoseconds, bytes, counts); only
+//! the printers format them for humans. Sections are declared once, in the table in
+//! `report.rs` ([`SECTIONS`]); each lives in a folder under `sections/` with its data
+//! types (`mod.rs`), its printed table (`table.rs`) and its metric families and row
+//! access (`metrics.rs`). The JSON form is versioned by [`SCHEMA_VERSION`] and
 //! documented in `docs/JSON_SCHEMA.md`.
 
 #![deny(missing_docs)]
 
-mod channels;
+mod buckets;
+mod cells;
+mod export;
 mod format;
-mod functions;
-mod functions_alloc;
-mod functions_cpu;
-mod futures;
-mod io;
-mod mutexes;
+mod grid;
+mod meta;
 mod percentiles;
 mod render;
 mod report;
-mod rw_locks;
+mod section;
+mod sections;
 mod stats;
-mod streams;
-mod table;
-mod threads;
-mod tokio_runtime;
 
-pub use channels::{ChannelRow, Channels};
+pub use buckets::{Buckets, BUCKET_BOUNDS_NS};
+pub use export::{Families, Family, MetricKind, Sample, Series};
 pub use format::{
     format_bytes, format_count, format_duration_ns, format_percent, format_percent_value, format_seconds,
 };
-pub use functions::{FunctionTiming, FunctionsTiming};
-pub use functions_alloc::{FunctionAlloc, FunctionsAlloc};
-pub use functions_cpu::{FunctionCpu, FunctionsCpu};
-pub use futures::{FutureRow, Futures};
-pub use io::{IoControl, IoRow, IoSection, IoTransfer};
-pub use mutexes::{LockTiming, MutexRow, Mutexes};
+pub use grid::Table;
+pub use meta::Meta;
 pub use percentiles::{percentile_label, Percentiles};
 pub use render::render_table;
-pub use report::{Meta, Report, ReportError, SCHEMA_VERSION};
-pub use rw_locks::{RwLockRow, RwLocks};
-pub use stats::DurationStats;
-pub use streams::{StreamRow, Streams};
-pub use table::Table;
-pub use threads::{AllocTotals, ThreadRow, Threads};
-pub use tokio_runtime::{TokioFlag, TokioPoint, TokioRuntime, TokioRuntimes, TokioWorker};
+pub use report::{Report, ReportError, Section, SectionDef, SCHEMA_VERSION, SECTIONS};
+pub use section::{keep_rows, SectionData, Tab};
+pub use sections::channels::{ChannelRow, Channels};
+pub use sections::functions_alloc::{FunctionAlloc, FunctionsAlloc};
+pub use sections::functions_cpu::{FunctionCpu, FunctionsCpu};
+pub use sections::functions_timing::{FunctionTiming, FunctionsTiming};
+pub use sections::futures::{FutureRow, Futures};
+pub use sections::io::{IoControl, IoRow, IoSection, IoTransfer};
+pub use sections::mutexes::{MutexRow, Mutexes};
+pub use sections::rw_locks::{RwLockRow, RwLocks};
+pub use sections::streams::{StreamRow, Streams};
+pub use sections::threads::{AllocTotals, ThreadRow, Threads};
+pub use sections::tokio_runtime::{TokioFlag, TokioPoint, TokioRuntime, TokioRuntimes, TokioWorker};
+pub use stats::{DurationStats, LockTiming};

@@ -24,23 +24,10 @@ pub fn render_table(report: &Report) -> String {
             format_count(meta.negative_intervals)
         ));
     }
-    // One entry per section, in report order; each section renders itself.
-    let sections = [
-        report.functions_timing.as_ref().map(|s| s.render(meta)),
-        report.functions_alloc.as_ref().map(|s| s.render(meta)),
-        report.functions_cpu.as_ref().map(|s| s.render(meta)),
-        report.futures.as_ref().map(|s| s.render(meta)),
-        report.streams.as_ref().map(|s| s.render(meta)),
-        report.channels.as_ref().map(|s| s.render(meta)),
-        report.mutexes.as_ref().map(|s| s.render(meta)),
-        report.rw_locks.as_ref().map(|s| s.render(meta)),
-        report.threads.as_ref().map(|s| s.render(meta)),
-        report.io.as_ref().map(|s| s.render(meta)),
-        report.tokio_runtime.as_ref().map(|s| s.render(meta)),
-    ];
-    for text in sections.into_iter().flatten() {
+    // Every section the report has, in the table's order; each renders itself.
+    for (_, section) in report.sections() {
         out.push('\n');
-        out.push_str(&text);
+        out.push_str(&section.render(meta));
     }
     out
 }
@@ -59,8 +46,8 @@ fn ended_by(reason: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::functions::{FunctionTiming, FunctionsTiming};
     use crate::percentiles::Percentiles;
+    use crate::sections::functions_timing::{FunctionTiming, FunctionsTiming};
 
     fn report() -> Report {
         let mut r = Report::default();

@@ -1,104 +1,112 @@
-//! The top-level report: metadata plus one optional section per instrument.
+//! The report: metadata plus one optional section per instrument, declared once in
+//! the section table below. Everything that lists sections reads [`SECTIONS`].
 
-use serde::{Deserialize, Serialize};
+use std::str::FromStr;
 
-use crate::channels::Channels;
-use crate::functions::FunctionsTiming;
-use crate::functions_alloc::FunctionsAlloc;
-use crate::functions_cpu::FunctionsCpu;
-use crate::futures::Futures;
-use crate::io::IoSection;
-use crate::mutexes::Mutexes;
-use crate::rw_locks::RwLocks;
-use crate::streams::Streams;
-use crate::threads::Threads;
-use crate::tokio_runtime::TokioRuntimes;
+use crate::section::{section_table, SectionData};
+use crate::sections::channels::Channels;
+use crate::sections::functions_alloc::FunctionsAlloc;
+use crate::sections::functions_cpu::FunctionsCpu;
+use crate::sections::functions_timing::FunctionsTiming;
+use crate::sections::futures::Futures;
+use crate::sections::io::IoSection;
+use crate::sections::mutexes::Mutexes;
+use crate::sections::rw_locks::RwLocks;
+use crate::sections::streams::Streams;
+use crate::sections::threads::Threads;
+use crate::sections::tokio_runtime::TokioRuntimes;
 
 /// Version of the JSON report schema. Bump it on any change that is not a pure
 /// addition of an optional field; `docs/JSON_SCHEMA.md` records each version.
 pub const SCHEMA_VERSION: u32 = 1;
 
-/// A complete profiling snapshot, as printed at exit or served live.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct Report {
-    /// Always [`SCHEMA_VERSION`] for reports written by this build.
-    pub schema_version: u32,
-    /// What was profiled, when, and how.
-    pub meta: Meta,
+// The section table: one line per section, in report order. Adding a section is a
+// folder under `sections/` and one entry here.
+section_table! {
     /// Time spent in measured functions and blocks.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub functions_timing: Option<FunctionsTiming>,
+    FunctionsTiming => functions_timing: FunctionsTiming, "functions-timing", Functions, compared: true,
+        about: "calls, durations and self time of measured functions",
+        absent: "no measured function has completed a call yet";
     /// Heap allocations of measured functions (`hotpath-alloc`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub functions_alloc: Option<FunctionsAlloc>,
+    FunctionsAlloc => functions_alloc: FunctionsAlloc, "functions-alloc", Functions, compared: true,
+        about: "bytes and allocations per call of measured functions",
+        absent: "allocation profiling is off (hotpath-alloc feature) or nothing was allocated yet";
     /// CPU samples of measured functions (`hotpath-cpu`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub functions_cpu: Option<FunctionsCpu>,
+    FunctionsCpu => functions_cpu: FunctionsCpu, "functions-cpu", Functions, compared: false,
+        about: "sampled CPU time of measured functions, self and inclusive",
+        absent: "CPU sampling is off (hotpath-cpu feature) or no sample was taken yet";
     /// `future!` sites and measured async functions.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub futures: Option<Futures>,
+    Futures => futures: Futures, "futures", DataFlow, compared: true,
+        about: "polls, busy and wall time, cancellations of futures",
+        absent: "no future! wrapper or measured async function was used yet";
     /// `stream!` sites.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub streams: Option<Streams>,
+    Streams => streams: Streams, "streams", DataFlow, compared: true,
+        about: "instances, items and time per item of streams",
+        absent: "no stream! wrapper was used yet";
     /// `channel!` sites.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub channels: Option<Channels>,
+    Channels => channels: Channels, "channels", DataFlow, compared: true,
+        about: "messages, queue length, blocked senders and latency of channels",
+        absent: "no channel! wrapper was used yet";
     /// `mutex!` sites.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mutexes: Option<Mutexes>,
+    Mutexes => mutexes: Mutexes, "mutexes", DataFlow, compared: true,
+        about: "acquisitions, contention, wait and hold time of mutexes",
+        absent: "no mutex! wrapper was used yet";
     /// `rw_lock!` sites.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rw_locks: Option<RwLocks>,
+    RwLocks => rw_locks: RwLocks, "rw_locks", DataFlow, compared: true,
+        about: "reads and writes, contention, wait and hold time of RwLocks",
+        absent: "no rw_lock! wrapper was used yet";
     /// Per-thread CPU and memory (`threads` feature, on by default).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub threads: Option<Threads>,
+    Threads => threads: Threads, "threads", Threads, compared: false,
+        about: "CPU and memory of each thread",
+        absent: "the threads sampler is off (threads feature) or has not sampled yet";
     /// Tokio runtimes registered with `tokio_runtime!()` (`tokio` feature).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tokio_runtime: Option<TokioRuntimes>,
+    TokioRuntime => tokio_runtime: TokioRuntimes, "tokio_runtime", Tokio, compared: false,
+        about: "workers, queues and flags of monitored Tokio runtimes",
+        absent: "no Tokio runtime is monitored (hotpath::tokio_runtime!(&handle) with the tokio feature)";
     /// Byte-level I/O through `io!` wrappers.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub io: Option<IoSection>,
+    Io => io: IoSection, "io", Io, compared: true,
+        about: "operations, bytes, rate and durations of io! wrappers",
+        absent: "no io! wrapper was used yet";
 }
 
-/// Facts about the profiled run that apply to every section.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct Meta {
-    /// Version of the hotpath runtime that wrote the report.
-    pub hotpath_version: String,
-    /// Path of the function annotated with `#[hotpath::main]`.
-    pub caller: String,
-    /// Process id of the profiled program.
-    pub pid: u32,
-    /// Wall-clock start of profiling, milliseconds since the Unix epoch.
-    pub started_unix_ms: u64,
-    /// Nanoseconds from the start of profiling to this snapshot.
-    pub wall_ns: u64,
-    /// Why the report was produced: `main_returned`, `panic`, `signal`, `process_exit` or `live`.
-    pub ended_by: String,
-    /// Configured percentiles, in the order their columns appear.
-    pub percentiles: Vec<f64>,
-    /// Maximum rows per section (0 means unlimited).
-    pub limit: usize,
-    /// Focus filter applied to row names, if any (`text` or `/regex/`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub focus: Option<String>,
-    /// Clock source: `tsc` (calibrated time-stamp counter) or `monotonic`.
-    pub clock: String,
-    /// Measurements the profiler had to drop (for example on a thread that was exiting).
-    pub dropped: u64,
-    /// Intervals whose end tick came out before their start (clock reads on different
-    /// CPUs disagreeing); they are recorded as 0 and counted here.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub negative_intervals: u64,
-    /// Warnings raised while profiling (bad settings, unavailable features).
-    #[serde(default)]
-    pub warnings: Vec<String>,
+impl Section {
+    /// Every section, in report order.
+    pub fn all() -> Vec<Section> {
+        SECTIONS.iter().map(|d| d.section).collect()
+    }
+
+    /// The table's entry for this section.
+    pub fn def(self) -> &'static SectionDef {
+        SECTIONS.iter().find(|d| d.section == self).unwrap_or(&SECTIONS[0])
+    }
+
+    /// Name in reports and in `HOTPATH_REPORT` (`functions-timing`).
+    pub fn name(self) -> &'static str {
+        self.def().name
+    }
+
+    /// JSON key and endpoint path segment (`functions_timing`).
+    pub fn key(self) -> &'static str {
+        self.def().key
+    }
 }
 
-fn is_zero(n: &u64) -> bool {
-    *n == 0
+impl FromStr for Section {
+    type Err = String;
+    /// A section's name or key: `functions-timing` and `functions_timing` both work.
+    fn from_str(s: &str) -> Result<Self, String> {
+        let s = s.trim();
+        SECTIONS.iter().find(|d| d.name == s || d.key == s).map(|d| d.section).ok_or_else(|| {
+            let names: Vec<&str> = SECTIONS.iter().map(|d| d.name).collect();
+            format!("unknown section {s:?}; expected one of {}", names.join(", "))
+        })
+    }
+}
+
+impl std::fmt::Display for Section {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 /// Why a JSON report could not be read.
@@ -159,19 +167,14 @@ impl Report {
         out.unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
     }
 
-    /// True when no section holds any row.
+    /// True when no section holds anything to show.
     pub fn is_empty(&self) -> bool {
-        self.functions_timing.as_ref().is_none_or(|s| s.rows.is_empty())
-            && self.functions_alloc.as_ref().is_none_or(|s| s.rows.is_empty())
-            && self.functions_cpu.as_ref().is_none_or(|s| s.samples == 0)
-            && self.futures.as_ref().is_none_or(|s| s.rows.is_empty())
-            && self.streams.as_ref().is_none_or(|s| s.rows.is_empty())
-            && self.channels.as_ref().is_none_or(|s| s.rows.is_empty())
-            && self.mutexes.as_ref().is_none_or(|s| s.rows.is_empty())
-            && self.rw_locks.as_ref().is_none_or(|s| s.rows.is_empty())
-            && self.threads.as_ref().is_none_or(|s| s.rows.is_empty())
-            && self.tokio_runtime.as_ref().is_none_or(|s| s.runtimes.is_empty())
-            && self.io.as_ref().is_none_or(|s| s.rows.is_empty())
+        self.sections().all(|(_, s)| s.is_empty())
+    }
+
+    /// The sections the report has, in report order.
+    pub fn sections(&self) -> impl Iterator<Item = (&'static SectionDef, &dyn SectionData)> + '_ {
+        SECTIONS.iter().filter_map(|d| self.section(d.section).map(|s| (d, s)))
     }
 }
 

@@ -3,9 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::format::format_duration_ns;
-use crate::percentiles::{percentile_label, Percentiles};
-use crate::report::Meta;
+use crate::buckets::Buckets;
+use crate::percentiles::Percentiles;
 
 /// Durations of one kind, in nanoseconds.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -21,25 +20,21 @@ pub struct DurationStats {
     pub max_ns: u64,
     /// Configured percentiles.
     pub percentiles_ns: Percentiles,
+    /// The same durations in fixed buckets (live snapshots only, not in JSON).
+    #[serde(skip)]
+    pub buckets: Option<Buckets>,
 }
 
-impl DurationStats {
-    /// Header cells `"<prefix> Avg"`, `"<prefix> P50"`, ... in configured order.
-    pub(crate) fn header(prefix: &str, meta: &Meta) -> Vec<String> {
-        let join = |s: &str| if prefix.is_empty() { s.to_string() } else { format!("{prefix} {s}") };
-        let mut cells = vec![join("Avg")];
-        cells.extend(meta.percentiles.iter().map(|p| join(&percentile_label(*p).to_uppercase())));
-        cells
-    }
-
-    /// Cells matching [`header`](Self::header); `-` where nothing was recorded.
-    pub(crate) fn cells(&self, meta: &Meta) -> Vec<String> {
-        let dash = || "-".to_string();
-        let mut cells = vec![if self.count == 0 { dash() } else { format_duration_ns(self.avg_ns) }];
-        cells.extend(meta.percentiles.iter().map(|p| match self.percentiles_ns.get(*p) {
-            Some(v) if self.count > 0 => format_duration_ns(v),
-            _ => dash(),
-        }));
-        cells
-    }
+/// Acquisitions of one lock mode (a mutex, or the read or write side of an RwLock).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct LockTiming {
+    /// Successful acquisitions (blocking and `try_` ones).
+    pub acquisitions: u64,
+    /// Acquisitions that found the lock taken: the first `try_lock` failed and the caller waited.
+    pub contended: u64,
+    /// Wait to acquire, over all acquisitions (an uncontended one waits 0).
+    pub wait: DurationStats,
+    /// Time the guard was held, acquisition to drop.
+    pub hold: DurationStats,
 }

@@ -1,12 +1,12 @@
 //! The `futures` section: `future!` sites and measured async functions, per poll and
 //! per call (first poll to ready).
 
+mod metrics;
+mod table;
+
 use serde::{Deserialize, Serialize};
 
-use crate::format::{format_bytes, format_count, format_duration_ns};
-use crate::report::Meta;
 use crate::stats::DurationStats;
-use crate::table::{shown, titled, Table};
 
 /// Every `future!` site and `#[measure]`d async function that was polled.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -46,44 +46,4 @@ pub struct FutureRow {
     /// Mean allocations per completed call (with `hotpath-alloc`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub allocs_avg: Option<u64>,
-}
-
-impl Futures {
-    /// The `futures` table.
-    pub(crate) fn render(&self, meta: &Meta) -> String {
-        let alloc = self.rows.iter().any(|r| r.alloc_bytes_avg.is_some());
-        let mut header: Vec<String> =
-            ["Future", "Kind", "Calls", "Cancelled", "Polls", "Busy/Call"].map(String::from).to_vec();
-        header.extend(DurationStats::header("Wall", meta));
-        header.push("Wall Total".into());
-        if alloc {
-            header.extend(["Alloc/Call".to_string(), "Allocs/Call".into()]);
-        }
-        let mut table = Table::new(header);
-        for row in &self.rows {
-            let started = row.calls + row.cancelled;
-            let busy = row.busy_ns.checked_div(started).map_or_else(|| "-".into(), format_duration_ns);
-            let mut cells = vec![
-                row.name.clone(),
-                row.kind.replace('_', " "),
-                format_count(row.calls),
-                format_count(row.cancelled),
-                format_count(row.polls),
-                busy,
-            ];
-            cells.extend(row.wall.cells(meta));
-            cells.push(format_duration_ns(row.wall.total_ns));
-            if alloc {
-                cells.push(row.alloc_bytes_avg.map_or_else(|| "-".into(), format_bytes));
-                cells.push(row.allocs_avg.map_or_else(|| "-".into(), format_count));
-            }
-            table.row(cells);
-        }
-        titled(
-            "futures",
-            "Futures and async functions; Busy is time inside polls, Wall spans first poll to ready.",
-            &shown(self.rows.len(), self.total_futures),
-            &table,
-        )
-    }
 }

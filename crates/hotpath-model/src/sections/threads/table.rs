@@ -1,69 +1,10 @@
-//! The `threads` section: per-thread CPU and memory statistics.
-
-use serde::{Deserialize, Serialize};
+//! The printed table of the `threads` section.
 
 use crate::format::{format_bytes, format_percent_value, format_seconds};
-use crate::report::Meta;
-use crate::table::Table;
+use crate::grid::Table;
+use crate::meta::Meta;
 
-/// Threads of the profiled process at the time of the report.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct Threads {
-    /// Process id.
-    pub pid: u32,
-    /// Resident set size of the process, bytes.
-    pub rss_bytes: u64,
-    /// Process-wide allocation totals (present with `hotpath-alloc`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub alloc: Option<AllocTotals>,
-    /// Milliseconds between samples (`HOTPATH_THREADS_INTERVAL_MS`).
-    pub interval_ms: u64,
-    /// Samples taken so far.
-    pub samples: u64,
-    /// Threads of the program (profiler threads excluded), before the row limit.
-    pub total_threads: usize,
-    /// Rows after `HOTPATH_THREADS_LIMIT`, by CPU time, busiest first.
-    pub rows: Vec<ThreadRow>,
-}
-
-/// Bytes allocated and freed by all threads of the program.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct AllocTotals {
-    /// Bytes allocated.
-    pub alloc_bytes: u64,
-    /// Bytes freed.
-    pub dealloc_bytes: u64,
-}
-
-/// One thread.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct ThreadRow {
-    /// `main`, the name given by the program or runtime, or `thread_N` when unnamed.
-    pub name: String,
-    /// OS thread id (what `top -H` and gdb show).
-    pub tid: u64,
-    /// `Running` (on CPU), `Sleeping` (parked or waiting) or `Blocked` (uninterruptible wait).
-    pub status: String,
-    /// CPU use over the last sampling interval, in percent of one core; absent before two samples.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cpu_percent: Option<f64>,
-    /// Highest `cpu_percent` seen.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_cpu_percent: Option<f64>,
-    /// Cumulative user-mode CPU time, ns.
-    pub cpu_user_ns: u64,
-    /// Cumulative kernel-mode CPU time, ns.
-    pub cpu_sys_ns: u64,
-    /// Bytes allocated by this thread (with `hotpath-alloc`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub alloc_bytes: Option<u64>,
-    /// Bytes freed by this thread (with `hotpath-alloc`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub dealloc_bytes: Option<u64>,
-}
+use super::Threads;
 
 /// `alloc - dealloc` as signed bytes: `-1.2 KB` when a thread frees more than it allocates.
 fn format_diff(alloc: u64, dealloc: u64) -> String {
@@ -76,7 +17,7 @@ fn format_diff(alloc: u64, dealloc: u64) -> String {
 
 impl Threads {
     /// The `threads` table, header and columns as the specification shows them.
-    pub(crate) fn render(&self, _meta: &Meta) -> String {
+    pub(crate) fn table(&self, _meta: &Meta) -> String {
         let mut header = format!("threads - Thread CPU and memory statistics. (RSS: {}", format_bytes(self.rss_bytes));
         if let Some(a) = &self.alloc {
             header.push_str(&format!(
@@ -115,6 +56,7 @@ impl Threads {
 
 #[cfg(test)]
 mod tests {
+    use super::super::{AllocTotals, ThreadRow};
     use super::*;
 
     #[test]
@@ -136,7 +78,7 @@ mod tests {
             rows: vec![row],
             ..Threads::default()
         };
-        let text = threads.render(&Meta::default());
+        let text = threads.table(&Meta::default());
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(
             lines[0],
@@ -155,7 +97,7 @@ mod tests {
     #[test]
     fn without_alloc_no_alloc_columns_and_negative_diff_is_signed() {
         let threads = Threads { rss_bytes: 1024, rows: vec![ThreadRow::default()], ..Threads::default() };
-        let text = threads.render(&Meta::default());
+        let text = threads.table(&Meta::default());
         assert!(text.starts_with("threads - Thread CPU and memory statistics. (RSS: 1.0 KB)\n"));
         assert!(!text.contains("Alloc"));
         assert!(text.contains("| -    | -    |"), "{text}");

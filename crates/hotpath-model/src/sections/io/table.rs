@@ -1,112 +1,11 @@
-//! The `io` section: byte-level I/O through `io!` wrappers, one row per call site
-//! and concrete type (or per instance with `iter = true`).
-
-use serde::{Deserialize, Serialize};
+//! The printed table of the `io` section.
 
 use crate::format::{format_bytes, format_count, format_duration_ns};
-use crate::percentiles::{percentile_label, Percentiles};
-use crate::report::Meta;
-use crate::table::{shown, Table};
+use crate::grid::{shown, Table};
+use crate::meta::Meta;
+use crate::percentiles::percentile_label;
 
-/// Every `io!` entry with activity.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct IoSection {
-    /// Entries with any instance or operation, before the focus filter and the row limit.
-    pub total_entries: usize,
-    /// Fraction of operations whose duration was measured (`HOTPATH_TIME_SAMPLING_RATE`);
-    /// counts and bytes are exact whatever it is.
-    pub time_sampling_rate: f64,
-    /// Rows after focus and limit, sorted by total operation time, largest first.
-    pub rows: Vec<IoRow>,
-}
-
-/// One `io!` call site and wrapped type, or one instance of an `iter = true` site.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct IoRow {
-    /// Display name: the label or `file:line`, `-2`, `-3`, ... for later `iter` instances.
-    pub name: String,
-    /// The `label` given to `io!`, if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub label: Option<String>,
-    /// Source file of the `io!` call.
-    pub file: String,
-    /// Source line of the `io!` call.
-    pub line: u32,
-    /// The wrapped value's type.
-    pub type_name: String,
-    /// True when the site gives every instance its own row (`iter = true`).
-    pub iter: bool,
-    /// Wrapper instances this row aggregates.
-    pub instances: u64,
-    /// `read` calls (`poll_read` completions for async values).
-    pub read: IoTransfer,
-    /// `write` calls.
-    pub write: IoTransfer,
-    /// `flush` calls.
-    pub flush: IoControl,
-    /// `poll_shutdown` completions (async writers only).
-    pub shutdown: IoControl,
-}
-
-/// Reads or writes of one row.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct IoTransfer {
-    /// Completed operations (retryable `WouldBlock`/`Interrupted` results are not operations).
-    pub ops: u64,
-    /// Bytes transferred by them.
-    pub bytes: u64,
-    /// Failed operations.
-    pub errors: u64,
-    /// Operations whose duration was measured (all of them unless time sampling is on).
-    pub timed_ops: u64,
-    /// Bytes of the timed operations.
-    pub timed_bytes: u64,
-    /// Summed duration of the timed operations; async ones span first poll to ready.
-    pub timed_ns: u64,
-    /// Mean duration of a timed operation.
-    pub avg_ns: u64,
-    /// Shortest timed operation.
-    pub min_ns: u64,
-    /// Longest timed operation.
-    pub max_ns: u64,
-    /// Configured percentiles of the timed operations' durations.
-    pub percentiles_ns: Percentiles,
-    /// `timed_bytes / timed_ns` in bytes per second; absent when nothing was timed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub bytes_per_sec: Option<u64>,
-}
-
-/// Flushes or shutdowns of one row.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct IoControl {
-    /// Completed operations.
-    pub ops: u64,
-    /// Failed operations.
-    pub errors: u64,
-    /// Operations whose duration was measured.
-    pub timed_ops: u64,
-    /// Summed duration of the timed operations.
-    pub timed_ns: u64,
-}
-
-impl IoTransfer {
-    /// Estimated total time of all operations: the timed sum scaled up to every
-    /// operation under time sampling; `None` when nothing was timed.
-    pub fn estimated_total_ns(&self) -> Option<u64> {
-        (self.timed_ops > 0).then(|| (self.timed_ns as u128 * self.ops as u128 / self.timed_ops as u128) as u64)
-    }
-}
-
-impl IoRow {
-    /// Errors shown in the write table: write, flush and shutdown failures together.
-    pub fn write_side_errors(&self) -> u64 {
-        self.write.errors + self.flush.errors + self.shutdown.errors
-    }
-}
+use super::{IoRow, IoSection};
 
 #[derive(Clone, Copy, PartialEq)]
 enum Direction {
@@ -116,7 +15,7 @@ enum Direction {
 
 impl IoSection {
     /// The `io` section: a Reads table and a Writes table, each skipped when empty.
-    pub(crate) fn render(&self, meta: &Meta) -> String {
+    pub(crate) fn table(&self, meta: &Meta) -> String {
         let summary = shown(self.rows.len(), self.total_entries);
         let sampling = if self.time_sampling_rate < 1.0 {
             format!(", durations from {} of operations", sampled(self.time_sampling_rate))
@@ -127,7 +26,7 @@ impl IoSection {
             "io - Byte-level I/O of io! wrappers; Rate = bytes / summed operation time, Inst = instances per row. ({summary}{sampling})\n"
         );
         let tables: Vec<Table> =
-            [Direction::Read, Direction::Write].into_iter().filter_map(|d| self.table(d, meta)).collect();
+            [Direction::Read, Direction::Write].into_iter().filter_map(|d| self.direction_table(d, meta)).collect();
         if tables.is_empty() {
             out.push_str("(wrappers created, no reads or writes yet)\n");
         }
@@ -135,7 +34,7 @@ impl IoSection {
         out
     }
 
-    fn table(&self, direction: Direction, meta: &Meta) -> Option<Table> {
+    fn direction_table(&self, direction: Direction, meta: &Meta) -> Option<Table> {
         let rows: Vec<&IoRow> = self
             .rows
             .iter()
@@ -192,7 +91,9 @@ fn sampled(rate: f64) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::{IoControl, IoTransfer};
     use super::*;
+    use crate::percentiles::Percentiles;
 
     fn section() -> IoSection {
         let mut reads = IoRow { name: "data-file".into(), instances: 1, ..IoRow::default() };
@@ -220,7 +121,7 @@ mod tests {
 
     #[test]
     fn stacked_read_and_write_tables() {
-        let text = section().render(&meta());
+        let text = section().table(&meta());
         assert!(text.starts_with("io - "), "{text}");
         assert!(
             text.contains(
@@ -246,7 +147,7 @@ mod tests {
     fn a_direction_without_operations_has_no_table() {
         let mut s = section();
         s.rows.truncate(1);
-        let text = s.render(&meta());
+        let text = s.table(&meta());
         assert!(text.contains("| Reads |") && !text.contains("| Writes |"), "{text}");
     }
 
@@ -257,7 +158,7 @@ mod tests {
             rows: vec![IoRow { instances: 2, ..IoRow::default() }],
             ..IoSection::default()
         };
-        let text = s.render(&meta());
+        let text = s.table(&meta());
         assert!(text.ends_with("(wrappers created, no reads or writes yet)\n"), "{text}");
     }
 

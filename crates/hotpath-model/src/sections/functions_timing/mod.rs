@@ -1,11 +1,12 @@
 //! The `functions-timing` section: per measured function, call counts and durations.
 
+mod metrics;
+mod table;
+
 use serde::{Deserialize, Serialize};
 
-use crate::format::{format_count, format_duration_ns, format_percent};
-use crate::percentiles::{percentile_label, Percentiles};
-use crate::report::Meta;
-use crate::table::{shown, titled, Table};
+use crate::buckets::Buckets;
+use crate::percentiles::Percentiles;
 
 /// Timing of every measured function and block.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -51,38 +52,7 @@ pub struct FunctionTiming {
     pub max_ns: u64,
     /// Configured percentiles of the per-call inclusive duration.
     pub percentiles_ns: Percentiles,
-}
-
-impl FunctionsTiming {
-    /// The `functions-timing` table.
-    pub(crate) fn render(&self, meta: &Meta) -> String {
-        let wall = meta.wall_ns;
-        let mut header = vec!["Function".to_string(), "Calls".into(), "Avg".into()];
-        header.extend(meta.percentiles.iter().map(|p| percentile_label(*p).to_uppercase()));
-        header.extend(["Total".into(), "% Total".into(), "Self".into(), "% Self".into()]);
-        let mut table = Table::new(header);
-        for row in &self.rows {
-            let mut cells = vec![row.name.clone(), format_count(row.calls), format_duration_ns(row.avg_ns)];
-            cells.extend(
-                meta.percentiles
-                    .iter()
-                    .map(|p| row.percentiles_ns.get(*p).map_or_else(|| "-".into(), format_duration_ns)),
-            );
-            cells.extend([
-                format_duration_ns(row.total_ns),
-                format_percent(row.total_ns, wall),
-                format_duration_ns(row.self_ns),
-                format_percent(row.self_ns, wall),
-            ]);
-            table.row(cells);
-        }
-        let calls: u64 = self.rows.iter().map(|r| r.calls).sum();
-        let summary = format!("{}, {} calls shown", shown(self.rows.len(), self.total_functions), format_count(calls));
-        titled(
-            "functions-timing",
-            "Execution time of measured functions; % of wall time, Self excludes nested measured calls.",
-            &summary,
-            &table,
-        )
-    }
+    /// Per-call durations in fixed buckets (live snapshots only, not in JSON).
+    #[serde(skip)]
+    pub buckets: Option<Buckets>,
 }

@@ -1,0 +1,44 @@
+//! Facts about the profiled run that apply to every section. A leaf: sections and
+//! printers read it, it reads nothing of theirs.
+
+use serde::{Deserialize, Serialize};
+
+/// Facts about the profiled run that apply to every section.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct Meta {
+    /// Version of the hotpath runtime that wrote the report.
+    pub hotpath_version: String,
+    /// Path of the function annotated with `#[hotpath::main]`.
+    pub caller: String,
+    /// Process id of the profiled program.
+    pub pid: u32,
+    /// Wall-clock start of profiling, milliseconds since the Unix epoch.
+    pub started_unix_ms: u64,
+    /// Nanoseconds from the start of profiling to this snapshot.
+    pub wall_ns: u64,
+    /// Why the report was produced: `main_returned`, `panic`, `signal`, `process_exit` or `live`.
+    pub ended_by: String,
+    /// Configured percentiles, in the order their columns appear.
+    pub percentiles: Vec<f64>,
+    /// Maximum rows per section (0 means unlimited).
+    pub limit: usize,
+    /// Focus filter applied to row names, if any (`text` or `/regex/`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub focus: Option<String>,
+    /// Clock source: `tsc` (calibrated time-stamp counter) or `monotonic`.
+    pub clock: String,
+    /// Measurements the profiler had to drop (for example on a thread that was exiting).
+    pub dropped: u64,
+    /// Intervals whose end tick came out before their start (clock reads on different
+    /// CPUs disagreeing); they are recorded as 0 and counted here.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub negative_intervals: u64,
+    /// Warnings raised while profiling (bad settings, unavailable features).
+    #[serde(default)]
+    pub warnings: Vec<String>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}

@@ -1,0 +1,161 @@
+//! What every section provides to the sinks, and the macro that turns the one section
+//! table (in `report.rs`) into the `Section` enum, the `Report` fields, the
+//! `SectionDef` list and the accessors. Every sink iterates that list: the printer,
+//! the live endpoints, `/metrics`, MCP, the console's tabs and `compare`.
+
+use crate::export::Families;
+use crate::meta::Meta;
+
+/// Where the console shows a section.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Tab {
+    /// Function timing, allocations, CPU samples, instruction counts.
+    Functions,
+    /// Futures, streams, channels, mutexes and RwLocks.
+    DataFlow,
+    /// Byte-level I/O.
+    Io,
+    /// Per-thread CPU and memory.
+    Threads,
+    /// Tokio runtimes.
+    Tokio,
+}
+
+impl Tab {
+    /// Every tab, in the console's order.
+    pub const ALL: [Tab; 5] = [Tab::Functions, Tab::DataFlow, Tab::Io, Tab::Threads, Tab::Tokio];
+
+    /// The tab's title.
+    pub fn title(self) -> &'static str {
+        match self {
+            Self::Functions => "Functions",
+            Self::DataFlow => "Data flow",
+            Self::Io => "I/O",
+            Self::Threads => "Threads",
+            Self::Tokio => "Tokio",
+        }
+    }
+}
+
+/// What every section type provides.
+pub trait SectionData {
+    /// True when it has nothing to show.
+    fn is_empty(&self) -> bool {
+        self.row_names().is_empty()
+    }
+    /// The printed table, title line included.
+    fn render(&self, meta: &Meta) -> String;
+    /// Its Prometheus families.
+    fn metrics(&self, out: &mut Families);
+    /// The names of its rows, in order: what focus, limits and filters select by.
+    fn row_names(&self) -> Vec<&str>;
+    /// Keeps the rows at `keep` (indices into [`row_names`](Self::row_names)), in that order.
+    fn keep_rows(&mut self, keep: &[usize]);
+}
+
+/// Keeps `rows[i]` for every `i` in `keep`, in that order (indices out of range are skipped).
+pub fn keep_rows<T>(rows: &mut Vec<T>, keep: &[usize]) {
+    let mut slots: Vec<Option<T>> = rows.drain(..).map(Some).collect();
+    rows.extend(keep.iter().filter_map(|&i| slots.get_mut(i).and_then(Option::take)));
+}
+
+/// Expands the section table: see its invocation in `report.rs`.
+macro_rules! section_table {
+    ($(
+        $(#[$doc:meta])*
+        $variant:ident => $field:ident: $ty:ty, $name:literal, $tab:ident, compared: $compared:literal,
+            about: $about:literal, absent: $absent:literal;
+    )*) => {
+        /// One section of the report, as `HotpathGuardBuilder::sections` and
+        /// `HOTPATH_REPORT` name them.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
+        pub enum Section {
+            $( $(#[$doc])* $variant, )*
+        }
+
+/// The table's facts about one section.
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub struct SectionDef {
+    /// The section.
+    pub section: Section,
+    /// JSON key and endpoint path (`/functions_timing`).
+    pub key: &'static str,
+    /// Name in reports and in `HOTPATH_REPORT` (`functions-timing`).
+    pub name: &'static str,
+    /// What it shows, in one line.
+    pub about: &'static str,
+    /// Why a live snapshot may not have it.
+    pub absent: &'static str,
+    /// The console tab that shows it.
+    pub tab: $crate::section::Tab,
+    /// Whether `hotpath compare` compares it (per-run samples like threads are not).
+    pub compared: bool,
+}
+
+        /// Every section, in report order.
+        pub const SECTIONS: &[SectionDef] = &[$(
+            SectionDef {
+                section: Section::$variant,
+                key: stringify!($field),
+                name: $name,
+                about: $about,
+                absent: $absent,
+                tab: $crate::section::Tab::$tab,
+                compared: $compared,
+            },
+        )*];
+
+        /// A complete profiling snapshot, as printed at exit or served live.
+        #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+        #[non_exhaustive]
+        pub struct Report {
+            /// Always [`SCHEMA_VERSION`] for reports written by this build.
+            pub schema_version: u32,
+            /// What was profiled, when, and how.
+            pub meta: $crate::meta::Meta,
+            /// Free-form pairs from the program (`user_metadata`, `HOTPATH_USER_METADATA`).
+            #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+            pub user_metadata: std::collections::BTreeMap<String, String>,
+            $(
+                $(#[$doc])*
+                #[serde(default, skip_serializing_if = "Option::is_none")]
+                pub $field: Option<$ty>,
+            )*
+        }
+
+        impl Report {
+            /// A section, if the report has it.
+            pub fn section(&self, section: Section) -> Option<&dyn SectionData> {
+                match section {
+                    $( Section::$variant => self.$field.as_ref().map(|s| s as &dyn SectionData), )*
+                }
+            }
+
+            /// A section, mutable, if the report has it.
+            pub fn section_mut(&mut self, section: Section) -> Option<&mut dyn SectionData> {
+                match section {
+                    $( Section::$variant => self.$field.as_mut().map(|s| s as &mut dyn SectionData), )*
+                }
+            }
+
+            /// Removes a section.
+            pub fn remove(&mut self, section: Section) {
+                match section {
+                    $( Section::$variant => self.$field = None, )*
+                }
+            }
+
+            /// A section as JSON, if the report has it.
+            pub fn section_json(&self, section: Section) -> Option<serde_json::Value> {
+                match section {
+                    $( Section::$variant => self.$field.as_ref().and_then(|s| serde_json::to_value(s).ok()), )*
+                }
+            }
+        }
+    };
+}
+
+pub(crate) use section_table;

@@ -1,0 +1,49 @@
+//! `channels` for the sinks: rows by channel, and its metric families.
+
+use crate::export::{Families, Family, MetricKind};
+use crate::meta::Meta;
+use crate::section::{keep_rows, SectionData};
+
+use super::Channels;
+
+impl SectionData for Channels {
+    fn render(&self, meta: &Meta) -> String {
+        self.table(meta)
+    }
+
+    fn metrics(&self, out: &mut Families) {
+        let mut sent =
+            Family::new("hotpath_channel_sent_total", MetricKind::Counter, "Messages sent into each channel.");
+        let mut received =
+            Family::new("hotpath_channel_received_total", MetricKind::Counter, "Messages received from each channel.");
+        let mut queue =
+            Family::new("hotpath_channel_queue_length", MetricKind::Gauge, "Messages sent and not yet received.");
+        let mut latency = Family::new(
+            "hotpath_channel_latency_seconds",
+            MetricKind::Histogram,
+            "Time from a successful send to the matching receive.",
+        );
+        let mut blocked = Family::new(
+            "hotpath_channel_blocked_seconds",
+            MetricKind::Histogram,
+            "Time sends waited on a full bounded channel.",
+        );
+        for row in &self.rows {
+            let l = [("channel", row.name.as_str())];
+            sent.value(&l, row.sent as f64);
+            received.value(&l, row.received as f64);
+            queue.value(&l, row.queue_len as f64);
+            latency.histogram(&l, row.latency.buckets.as_ref());
+            blocked.histogram(&l, row.blocked.buckets.as_ref());
+        }
+        out.extend([sent, received, queue, latency, blocked]);
+    }
+
+    fn row_names(&self) -> Vec<&str> {
+        self.rows.iter().map(|r| r.name.as_str()).collect()
+    }
+
+    fn keep_rows(&mut self, keep: &[usize]) {
+        keep_rows(&mut self.rows, keep);
+    }
+}

@@ -1,0 +1,43 @@
+//! The printed table of the `functions_cpu` section.
+
+use crate::format::{format_count, format_duration_ns, format_percent};
+use crate::grid::{shown, titled, Table};
+use crate::meta::Meta;
+
+use super::FunctionsCpu;
+
+impl FunctionsCpu {
+    /// The `functions-cpu` table.
+    pub(crate) fn table(&self, _meta: &Meta) -> String {
+        let mut table = Table::new(["Function", "Samples", "CPU time", "% Self", "% Inclusive"]);
+        for row in &self.rows {
+            table.row(vec![
+                row.name.clone(),
+                format_count(row.self_samples),
+                format_duration_ns(row.self_cpu_ns),
+                format_percent(row.self_samples, self.samples),
+                format_percent(row.inclusive_samples, self.samples),
+            ]);
+        }
+        let mut summary = format!(
+            "{}; {} samples at {} Hz of CPU time, {} outside measured functions",
+            shown(self.rows.len(), self.total_functions),
+            format_count(self.samples),
+            self.hz,
+            format_percent(self.unmeasured_samples, self.samples)
+        );
+        if self.dropped_samples > 0 {
+            summary.push_str(&format!(", {} dropped", format_count(self.dropped_samples)));
+        }
+        let mut out = titled(
+            "functions-cpu",
+            "CPU samples of measured functions; Self: innermost measured function, Inclusive: anywhere on the stack.",
+            &summary,
+            &table,
+        );
+        for file in &self.files {
+            out.push_str(&format!("cpu profile written: {file}\n"));
+        }
+        out
+    }
+}

@@ -1,0 +1,61 @@
+//! `functions-timing` for the sinks: rows by function, and its metric families.
+
+use crate::export::{Families, Family, MetricKind};
+use crate::meta::Meta;
+use crate::section::{keep_rows, SectionData};
+
+use super::FunctionsTiming;
+
+impl SectionData for FunctionsTiming {
+    fn render(&self, meta: &Meta) -> String {
+        self.table(meta)
+    }
+
+    fn metrics(&self, out: &mut Families) {
+        let mut duration = Family::new(
+            "hotpath_function_duration_seconds",
+            MetricKind::Histogram,
+            "Duration of completed calls of measured functions (async: first poll to ready).",
+        );
+        let mut time = Family::new(
+            "hotpath_function_time_seconds_total",
+            MetricKind::Counter,
+            "Inclusive time of outermost calls (recursion counted once).",
+        );
+        let mut self_time = Family::new(
+            "hotpath_function_self_time_seconds_total",
+            MetricKind::Counter,
+            "Exclusive time: minus nested measured calls.",
+        );
+        let mut cancelled = Family::new(
+            "hotpath_function_cancelled_total",
+            MetricKind::Counter,
+            "Async calls dropped before completing.",
+        );
+        let mut polls =
+            Family::new("hotpath_function_polls_total", MetricKind::Counter, "Polls of measured async functions.");
+        let mut busy = Family::new(
+            "hotpath_function_busy_seconds_total",
+            MetricKind::Counter,
+            "Time inside polls of measured async functions.",
+        );
+        for row in &self.rows {
+            let l = [("function", row.name.as_str())];
+            duration.histogram(&l, row.buckets.as_ref());
+            time.value(&l, row.total_ns as f64 / 1e9);
+            self_time.value(&l, row.self_ns as f64 / 1e9);
+            cancelled.value(&l, row.cancelled as f64);
+            polls.value(&l, row.polls as f64);
+            busy.value(&l, row.busy_ns as f64 / 1e9);
+        }
+        out.extend([duration, time, self_time, cancelled, polls, busy]);
+    }
+
+    fn row_names(&self) -> Vec<&str> {
+        self.rows.iter().map(|r| r.name.as_str()).collect()
+    }
+
+    fn keep_rows(&mut self, keep: &[usize]) {
+        keep_rows(&mut self.rows, keep);
+    }
+}

@@ -1,0 +1,42 @@
+//! `futures` for the sinks: rows by future, and its metric families.
+
+use crate::export::{Families, Family, MetricKind};
+use crate::meta::Meta;
+use crate::section::{keep_rows, SectionData};
+
+use super::Futures;
+
+impl SectionData for Futures {
+    fn render(&self, meta: &Meta) -> String {
+        self.table(meta)
+    }
+
+    fn metrics(&self, out: &mut Families) {
+        let mut completed =
+            Family::new("hotpath_future_completed_total", MetricKind::Counter, "Futures that completed.");
+        let mut cancelled =
+            Family::new("hotpath_future_cancelled_total", MetricKind::Counter, "Futures dropped before completing.");
+        let mut polls = Family::new("hotpath_future_polls_total", MetricKind::Counter, "Polls of each future.");
+        let mut duration = Family::new(
+            "hotpath_future_duration_seconds",
+            MetricKind::Histogram,
+            "Wall time of completed futures, first poll to ready.",
+        );
+        for row in &self.rows {
+            let l = [("future", row.name.as_str())];
+            completed.value(&l, row.calls as f64);
+            cancelled.value(&l, row.cancelled as f64);
+            polls.value(&l, row.polls as f64);
+            duration.histogram(&l, row.wall.buckets.as_ref());
+        }
+        out.extend([completed, cancelled, polls, duration]);
+    }
+
+    fn row_names(&self) -> Vec<&str> {
+        self.rows.iter().map(|r| r.name.as_str()).collect()
+    }
+
+    fn keep_rows(&mut self, keep: &[usize]) {
+        keep_rows(&mut self.rows, keep);
+    }
+}

@@ -1,0 +1,23 @@
+//! The printed table of the `mutexes` section.
+
+use crate::grid::{shown, titled, Table};
+use crate::meta::Meta;
+use crate::stats::LockTiming;
+
+use super::Mutexes;
+
+impl Mutexes {
+    /// The `mutexes` table.
+    pub(crate) fn table(&self, meta: &Meta) -> String {
+        let mut table = Table::new(LockTiming::header("Mutex", meta));
+        for row in &self.rows {
+            table.row(row.lock.cells(&row.name, &row.kind, row.instances, meta));
+        }
+        titled(
+            "mutexes",
+            "Mutex acquisitions: wait to acquire, hold time, acquisitions that found the lock taken.",
+            &shown(self.rows.len(), self.total_mutexes),
+            &table,
+        )
+    }
+}

@@ -1,0 +1,48 @@
+//! `rw_locks` for the sinks: rows by RwLock, and its metric families (mode `read`/`write`).
+
+use crate::export::{Families, Family, MetricKind};
+use crate::meta::Meta;
+use crate::section::{keep_rows, SectionData};
+
+use super::RwLocks;
+
+impl SectionData for RwLocks {
+    fn render(&self, meta: &Meta) -> String {
+        self.table(meta)
+    }
+
+    fn metrics(&self, out: &mut Families) {
+        let mut acquisitions =
+            Family::new("hotpath_rw_lock_acquisitions_total", MetricKind::Counter, "Read and write acquisitions.");
+        let mut waited = Family::new(
+            "hotpath_rw_lock_wait_seconds_total",
+            MetricKind::Counter,
+            "Time spent waiting for read and write access.",
+        );
+        let mut wait =
+            Family::new("hotpath_rw_lock_wait_seconds", MetricKind::Histogram, "Wait to acquire read or write access.");
+        let mut hold = Family::new(
+            "hotpath_rw_lock_hold_seconds",
+            MetricKind::Histogram,
+            "Time read and write guards were held (sampled).",
+        );
+        for row in &self.rows {
+            for (mode, lock) in [("read", &row.reads), ("write", &row.writes)] {
+                let l = [("rw_lock", row.name.as_str()), ("mode", mode)];
+                acquisitions.value(&l, lock.acquisitions as f64);
+                waited.value(&l, lock.wait.total_ns as f64 / 1e9);
+                wait.histogram(&l, lock.wait.buckets.as_ref());
+                hold.histogram(&l, lock.hold.buckets.as_ref());
+            }
+        }
+        out.extend([acquisitions, waited, wait, hold]);
+    }
+
+    fn row_names(&self) -> Vec<&str> {
+        self.rows.iter().map(|r| r.name.as_str()).collect()
+    }
+
+    fn keep_rows(&mut self, keep: &[usize]) {
+        keep_rows(&mut self.rows, keep);
+    }
+}

@@ -1,0 +1,34 @@
+//! The printed table of the `rw_locks` section.
+
+use crate::grid::{shown, Table};
+use crate::meta::Meta;
+use crate::stats::LockTiming;
+
+use super::{RwLockRow, RwLocks};
+
+impl RwLocks {
+    /// Reads and writes as two stacked tables; one without acquisitions is left out.
+    pub(crate) fn table(&self, meta: &Meta) -> String {
+        let table = |pick: fn(&RwLockRow) -> &LockTiming| {
+            let mut table = Table::new(LockTiming::header("RwLock", meta));
+            let mut any = false;
+            for row in self.rows.iter().filter(|r| pick(r).acquisitions > 0) {
+                table.row(pick(row).cells(&row.name, &row.kind, row.instances, meta));
+                any = true;
+            }
+            any.then_some(table)
+        };
+        let summary = shown(self.rows.len(), self.total_rw_locks);
+        let mut out = format!(
+            "rw-locks - RwLock acquisitions, reads and writes apart: wait to acquire, hold time, contention. ({summary})\n"
+        );
+        for (title, pick) in [("Reads", (|r| &r.reads) as fn(&RwLockRow) -> &LockTiming), ("Writes", |r| &r.writes)] {
+            if let Some(t) = table(pick) {
+                out.push_str(title);
+                out.push('\n');
+                out.push_str(&t.render());
+            }
+        }
+        out
+    }
+}
