@@ -1,7 +1,7 @@
 //! The engine's side of a report: starting the samplers a session needs, and
 //! collecting every instrument's section from the recorders.
 
-use hotpath_model::Report;
+use hotpath_model::{Report, Section, SECTIONS};
 
 use crate::functions::SiteKind;
 use crate::options::Options;
@@ -32,8 +32,25 @@ pub enum Moment {
     Final,
 }
 
-/// Fills every section of `report` from the recorders.
-pub fn collect(report: &mut Report, options: &Options, moment: Moment, started_unix_ms: u64, wall_ns: u64) {
+/// What every section's collector reads: the merged recorders and the clock ratio.
+struct Sources<'a> {
+    totals: Vec<functions::SiteTotals>,
+    named: Vec<functions::Named>,
+    io: Vec<io::IoTotals>,
+    ratio: f64,
+    options: &'a Options,
+}
+
+/// Fills the sections of `report` that `wanted` accepts, from the recorders: one
+/// collector per entry of the model's section table.
+pub fn collect(
+    report: &mut Report,
+    options: &Options,
+    moment: Moment,
+    started_unix_ms: u64,
+    wall_ns: u64,
+    wanted: &dyn Fn(Section) -> bool,
+) {
     let totals = thread::collect();
     let io_totals = io::collect();
     // Calibration may wait up to 1 ms; skip it when there is nothing to convert.
@@ -47,32 +64,40 @@ pub fn collect(report: &mut Report, options: &Options, moment: Moment, started_u
         )),
     }
     let named = functions::named(&totals, |site| site.kind() == SiteKind::Function);
-    report.functions_timing = functions::section(&named, ratio, options);
-    report.io = io::section(&io_totals, ratio, options);
-    #[cfg(feature = "alloc")]
-    {
-        report.functions_alloc = crate::alloc::section(&named, options);
-    }
+    let sources = Sources { totals, named, io: io_totals, ratio, options };
     #[cfg(all(feature = "cpu", target_os = "linux"))]
-    {
-        if moment == Moment::Final {
-            crate::cpu::finish(started_unix_ms, wall_ns);
-        }
-        report.functions_cpu = crate::cpu::section(options);
+    if moment == Moment::Final && wanted(Section::FunctionsCpu) {
+        crate::cpu::finish(started_unix_ms, wall_ns);
     }
     #[cfg(not(all(feature = "cpu", target_os = "linux")))]
     let _ = (moment, started_unix_ms, wall_ns);
-    report.futures = crate::futures::section(&totals, ratio, options);
-    report.streams = crate::streams::section(&totals, ratio, options);
-    report.channels = crate::channels::section(&totals, ratio, options);
-    report.mutexes = crate::locks::mutexes(&totals, ratio, options);
-    report.rw_locks = crate::locks::rw_locks(&totals, ratio, options);
-    #[cfg(feature = "threads")]
-    {
-        report.threads = crate::threads::section(options.threads_limit);
+    for def in SECTIONS.iter().filter(|d| wanted(d.section)) {
+        collect_one(report, def.section, &sources);
     }
-    #[cfg(feature = "tokio")]
-    {
-        report.tokio_runtime = crate::tokio_runtime::section(options);
+}
+
+/// The collector of one section. The match is exhaustive: a section added to the
+/// model's table does not compile until it says how it is collected here.
+fn collect_one(report: &mut Report, section: Section, s: &Sources<'_>) {
+    let (totals, ratio, options) = (&s.totals, s.ratio, s.options);
+    match section {
+        Section::FunctionsTiming => report.functions_timing = functions::section(&s.named, ratio, options),
+        #[cfg(feature = "alloc")]
+        Section::FunctionsAlloc => report.functions_alloc = crate::alloc::section(&s.named, options),
+        #[cfg(all(feature = "cpu", target_os = "linux"))]
+        Section::FunctionsCpu => report.functions_cpu = crate::cpu::section(options),
+        Section::Futures => report.futures = crate::futures::section(totals, ratio, options),
+        Section::Streams => report.streams = crate::streams::section(totals, ratio, options),
+        Section::Channels => report.channels = crate::channels::section(totals, ratio, options),
+        Section::Mutexes => report.mutexes = crate::locks::mutexes(totals, ratio, options),
+        Section::RwLocks => report.rw_locks = crate::locks::rw_locks(totals, ratio, options),
+        #[cfg(feature = "threads")]
+        Section::Threads => report.threads = crate::threads::section(options.threads_limit),
+        #[cfg(feature = "tokio")]
+        Section::TokioRuntime => report.tokio_runtime = crate::tokio_runtime::section(options),
+        Section::Io => report.io = io::section(&s.io, ratio, options),
+        // Compiled out: the feature that measures it is off.
+        #[allow(unreachable_patterns)]
+        _ => report.remove(section),
     }
 }

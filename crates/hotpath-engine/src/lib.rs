@@ -44,7 +44,7 @@ pub use channels::{channel, InstrumentChannel};
 pub use clock::{ns_per_tick, source as clock_source};
 pub use collect::{collect, start, Moment};
 pub use entries::WrapSite;
-pub use functions::{duration_buckets, DurationBuckets, FnGuard, FnSite, MeasuredFuture, SiteName};
+pub use functions::{FnGuard, FnSite, MeasuredFuture, SiteName};
 pub use hotpath_model as model;
 pub use io::{io_unwrap, Io, IoSite};
 pub use locks::{mutex, rw_lock, InstrumentMutex, InstrumentRwLock};

@@ -83,6 +83,8 @@ pub struct Options {
     pub tokio_runtime_interval_ms: u64,
     /// Fraction of `io!` operations whose duration is measured (counts are always exact).
     pub time_sampling_rate: f64,
+    /// Duration sections carry fixed buckets (live snapshots, for Prometheus histograms).
+    pub buckets: bool,
 }
 
 impl Default for Options {
@@ -99,6 +101,7 @@ impl Default for Options {
             cpu_output: None,
             tokio_runtime_interval_ms: DEFAULT_TOKIO_RUNTIME_INTERVAL_MS,
             time_sampling_rate: 1.0,
+            buckets: false,
         }
     }
 }

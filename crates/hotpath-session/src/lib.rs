@@ -17,4 +17,4 @@ mod signals;
 pub use config::{MainConfig, ServerSettings, DEFAULT_METRICS_PORT};
 pub use end::End;
 pub use live::{register_live, LiveStarter};
-pub use session::{snapshot, snapshot_unlimited, uptime, MainGuard};
+pub use session::{snapshot, snapshot_live, uptime, MainGuard};

@@ -91,12 +91,14 @@ pub fn snapshot() -> Option<Report> {
     memory::untracked(|| SESSION.get().map(|s| build(s, &s.config, End::Live)))
 }
 
-/// A live report with every row (no row limit), for the live surfaces to cut per request.
-pub fn snapshot_unlimited() -> Option<Report> {
+/// A live report for the live surfaces to cut per request: every row (no row limit),
+/// and duration buckets for Prometheus histograms.
+pub fn snapshot_live() -> Option<Report> {
     let session = SESSION.get()?;
     let mut config = session.config.clone();
     config.options.limit = 0;
     config.options.threads_limit = usize::MAX;
+    config.options.buckets = true;
     Some(memory::untracked(|| build(session, &config, End::Live)))
 }
 
@@ -123,6 +125,14 @@ fn build(session: &Session, config: &Config, end: End) -> Report {
     meta.dropped = switch::dropped();
     meta.warnings = session.warnings.iter().cloned().chain(diag::report_warnings()).collect();
     let moment = if end == End::Live { Moment::Live } else { Moment::Final };
-    hotpath_engine::collect(&mut report, &config.options, moment, session.started_unix_ms, wall.as_nanos() as u64);
+    let wanted = |_: hotpath_model::Section| true;
+    hotpath_engine::collect(
+        &mut report,
+        &config.options,
+        moment,
+        session.started_unix_ms,
+        wall.as_nanos() as u64,
+        &wanted,
+    );
     report
 }

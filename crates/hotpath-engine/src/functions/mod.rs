@@ -7,9 +7,7 @@
 //! - `future`: the async frame, pushed and popped on every poll.
 //! - `section`: the `functions-timing` section of the report.
 //! - `metric`: durations of other instruments recorded in the same per-thread cells.
-//! - `buckets`: call-duration histograms at fixed bounds, for Prometheus.
 
-mod buckets;
 mod cell;
 mod frame;
 mod future;
@@ -18,7 +16,6 @@ mod metric;
 mod section;
 mod site;
 
-pub use buckets::{duration_buckets, DurationBuckets};
 pub(crate) use cell::{SiteCell, SiteTotals};
 pub(crate) use frame::Usage;
 pub use future::MeasuredFuture;

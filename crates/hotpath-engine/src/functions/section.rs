@@ -81,5 +81,6 @@ fn row(named: &Named, ratio: f64, config: &Options) -> FunctionTiming {
     // Bucket midpoints are clamped into the observed range, so p0 and p100 are exact.
     row.percentiles_ns =
         Percentiles(config.percentiles.iter().map(|&p| (p, ns(t.histogram.percentile(p).clamp(min, max)))).collect());
+    row.buckets = crate::durations::buckets(&t.histogram, t.sum, ratio, config);
     row
 }

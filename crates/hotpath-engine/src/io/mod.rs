@@ -20,6 +20,7 @@ mod site;
 mod tokio;
 mod wrapper;
 
+pub(crate) use cell::IoTotals;
 pub(crate) use recorder::collect;
 pub(crate) use sampling::set_rate;
 pub(crate) use section::{section, timed};

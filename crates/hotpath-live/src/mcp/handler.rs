@@ -3,6 +3,7 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
+use hotpath_model::{SectionDef, SECTIONS};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, ListResourcesResult,
     ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
@@ -14,9 +15,9 @@ use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde::de::DeserializeOwned;
 use serde_json::{json, Map, Value};
 
-use super::tools::{self, ChangesArgs, FunctionArgs, HotspotsArgs, MarkArgs, NoArgs, SectionArgs, SECTION_TOOLS};
+use super::tools::{self, ChangesArgs, FunctionArgs, HotspotsArgs, MarkArgs, NoArgs, SectionArgs};
 use super::{hotspots, marks};
-use crate::server::{live_snapshot, status, Snapshot, SECTIONS};
+use crate::server::{live_snapshot, status, Snapshot};
 
 /// URI of the resource holding the current JSON report.
 const REPORT_URI: &str = "hotpath://report";
@@ -54,7 +55,8 @@ fn tool(name: &'static str, description: &'static str, schema: Arc<Map<String, V
 
 fn all_tools() -> Vec<Tool> {
     let section = schema_of::<SectionArgs>();
-    let mut tools: Vec<Tool> = SECTION_TOOLS.iter().map(|(name, d)| tool(name, d, Arc::clone(&section))).collect();
+    // One tool per section of the model's table, named by its key.
+    let mut tools: Vec<Tool> = SECTIONS.iter().map(|d| tool(d.key, d.about, Arc::clone(&section))).collect();
     for (name, description) in OTHER_TOOLS {
         let schema = match name {
             "function_detail" => schema_of::<FunctionArgs>(),
@@ -90,9 +92,9 @@ fn snapshot() -> Result<Arc<Snapshot>, McpError> {
 
 impl Hotpath {
     fn call(&self, name: &str, arguments: Option<Map<String, Value>>) -> Result<CallToolResult, McpError> {
-        if let Some((key, _)) = SECTION_TOOLS.iter().find(|(k, _)| *k == name) {
+        if let Some(def) = SECTIONS.iter().find(|d| d.key == name) {
             let params: SectionArgs = args(name, arguments)?;
-            return section(key, &params);
+            return section(def, &params);
         }
         match name {
             "function_detail" => {
@@ -162,34 +164,27 @@ impl Hotpath {
     }
 }
 
-fn section(key: &str, params: &SectionArgs) -> Result<CallToolResult, McpError> {
+fn section(def: &SectionDef, params: &SectionArgs) -> Result<CallToolResult, McpError> {
     let snapshot = snapshot()?;
-    let Some(mut data) = snapshot.report.get(key).cloned() else {
-        let reason = SECTIONS.iter().find(|(k, _)| *k == key).map_or("", |(_, r)| r);
-        let text = format!("{key}: no data ({reason})");
-        return Ok(answer(text, json!({ "section": key, "available": false, "reason": reason })));
+    let key = def.key;
+    let Some(mut data) = snapshot.report.section_json(def.section) else {
+        let text = format!("{key}: no data ({})", def.absent);
+        return Ok(answer(text, json!({ "section": key, "available": false, "reason": def.absent })));
     };
     let matched = tools::query(&mut data, params).map_err(|e| McpError::invalid_params(format!("{key}: {e}"), None))?;
-    let text = format!("{key}: {matched} matching rows\n{}", tools::summarize_rows(&data, tools::headline(key)));
+    let text = format!("{key}: {matched} matching rows\n{}", tools::summarize_rows(&data, params.sort_by.as_deref()));
     Ok(answer(text, tools::section_result(key, matched, data)))
 }
 
 fn function_detail(wanted: &str) -> Result<CallToolResult, McpError> {
     let snapshot = snapshot()?;
-    let names: Vec<String> = snapshot
-        .report
-        .get("functions_timing")
-        .and_then(|s| s.get("rows"))
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(|r| r.get("name").and_then(Value::as_str).map(String::from))
-        .collect();
-    let exact = names.iter().find(|n| *n == wanted);
-    let candidates: Vec<&String> = names.iter().filter(|n| n.contains(wanted)).collect();
+    let report = &snapshot.report;
+    let names: Vec<&str> = report.functions_timing.iter().flat_map(|s| &s.rows).map(|r| r.name.as_str()).collect();
+    let exact = names.iter().find(|n| **n == wanted);
+    let candidates: Vec<&&str> = names.iter().filter(|n| n.contains(wanted)).collect();
     let name = match (exact, candidates.as_slice()) {
-        (Some(n), _) => n.clone(),
-        (None, [one]) => (*one).clone(),
+        (Some(n), _) => n.to_string(),
+        (None, [one]) => one.to_string(),
         (None, []) => return Err(McpError::invalid_params(format!("no measured function matches {wanted:?}"), None)),
         (None, many) => {
             return Err(McpError::invalid_params(
@@ -200,28 +195,34 @@ fn function_detail(wanted: &str) -> Result<CallToolResult, McpError> {
     };
     let mut data = Map::new();
     data.insert("name".into(), json!(name));
-    for key in ["functions_timing", "functions_alloc", "functions_cpu", "futures"] {
-        let row = snapshot
-            .report
-            .get(key)
-            .and_then(|s| s.get("rows"))
-            .and_then(Value::as_array)
-            .and_then(|rows| rows.iter().find(|r| r.get("name").and_then(Value::as_str) == Some(&name)));
-        if let Some(row) = row {
-            data.insert(key.into(), row.clone());
-        }
+    let timing = report.functions_timing.iter().flat_map(|s| &s.rows).find(|r| r.name == name);
+    let alloc = report.functions_alloc.iter().flat_map(|s| &s.rows).find(|r| r.name == name);
+    let cpu = report.functions_cpu.iter().flat_map(|s| &s.rows).find(|r| r.name == name);
+    let future = report.futures.iter().flat_map(|s| &s.rows).find(|r| r.name == name);
+    if let Some(r) = timing {
+        data.insert("functions_timing".into(), serde_json::to_value(r).unwrap_or(Value::Null));
     }
-    let data = Value::Object(data);
-    let t = &data["functions_timing"];
-    let text = format!(
-        "{name}: {} calls, avg {} ns, total {} ns, self {} ns{}",
-        t["calls"],
-        t["avg_ns"],
-        t["total_ns"],
-        t["self_ns"],
-        data.get("functions_alloc").map_or(String::new(), |a| format!(", {} bytes allocated per call", a["bytes_avg"]))
-    );
-    Ok(answer(text, data))
+    if let Some(r) = alloc {
+        data.insert("functions_alloc".into(), serde_json::to_value(r).unwrap_or(Value::Null));
+    }
+    if let Some(r) = cpu {
+        data.insert("functions_cpu".into(), serde_json::to_value(r).unwrap_or(Value::Null));
+    }
+    if let Some(r) = future {
+        data.insert("futures".into(), serde_json::to_value(r).unwrap_or(Value::Null));
+    }
+    let text = match timing {
+        Some(t) => format!(
+            "{name}: {} calls, avg {} ns, total {} ns, self {} ns{}",
+            t.calls,
+            t.avg_ns,
+            t.total_ns,
+            t.self_ns,
+            alloc.map_or(String::new(), |a| format!(", {} bytes allocated per call", a.bytes_avg))
+        ),
+        None => format!("{name}: no completed call yet"),
+    };
+    Ok(answer(text, Value::Object(data)))
 }
 
 fn changes_summary(mark: &str, data: &Value) -> String {
@@ -275,7 +276,7 @@ impl ServerHandler for Hotpath {
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let name = request.name.as_ref();
-        let known = SECTION_TOOLS.iter().any(|(n, _)| *n == name) || OTHER_TOOLS.iter().any(|(n, _)| *n == name);
+        let known = SECTIONS.iter().any(|d| d.key == name) || OTHER_TOOLS.iter().any(|(n, _)| *n == name);
         if !known {
             return Err(McpError::invalid_params(format!("unknown tool {name:?}; tools/list names them"), None));
         }
@@ -304,7 +305,7 @@ impl ServerHandler for Hotpath {
         if request.uri != REPORT_URI {
             return Err(McpError::resource_not_found(format!("unknown resource {:?}", request.uri), None));
         }
-        let report = Value::Object(snapshot()?.report.clone()).to_string();
+        let report = snapshot()?.report.to_json(false);
         let contents = ResourceContents::text(report, REPORT_URI).with_mime_type("application/json");
         Ok(ReadResourceResult::new(vec![contents]).into())
     }

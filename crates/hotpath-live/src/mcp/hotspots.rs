@@ -1,78 +1,99 @@
 //! `hotspots`: a short ranked summary across every section, sized for an agent's
 //! context: the few things most worth looking at, each with the number behind it.
+//! Read from the typed report, so a renamed field is a compile error, not a zero.
 
-use serde_json::{json, Map, Value};
+use hotpath_model::Report;
+use serde_json::{json, Value};
 
-use super::tools::number_at;
+/// One candidate: its share of the wall time or of its section's total, and the item.
+struct Item {
+    share: f64,
+    value: Value,
+}
 
-/// Candidate items: `(section, name, metric, value, share of the wall time or of
-/// the section's total, why)`. Ranked by share, highest first.
-pub(super) fn hotspots(report: &Map<String, Value>, limit: usize) -> Value {
-    let wall = report.get("meta").and_then(|m| number_at(m, "wall_ns")).unwrap_or(0.0).max(1.0);
-    let mut items: Vec<(f64, Value)> = Vec::new();
-    let mut push = |share: f64, item: Value| items.push((share, item));
-    let rows =
-        |key: &str| report.get(key).and_then(|s| s.get("rows")).and_then(Value::as_array).cloned().unwrap_or_default();
+fn item(share: f64, section: &str, name: &str, metric: &str, value: u64, why: &str) -> Item {
+    Item { share, value: json!({ "section": section, "name": name, "metric": metric, "value": value, "why": why }) }
+}
 
-    for r in rows("functions_timing").iter().take(limit) {
-        let self_ns = number_at(r, "self_ns").unwrap_or(0.0);
-        push(self_ns / wall, item("functions_timing", r, "self_ns", self_ns, "exclusive time in this function"));
-    }
-    let alloc = report.get("functions_alloc");
-    let process_bytes = alloc.and_then(|a| number_at(a, "process_alloc_bytes")).unwrap_or(0.0).max(1.0);
-    for r in rows("functions_alloc").iter().take(limit) {
-        let bytes = number_at(r, "bytes_total").unwrap_or(0.0);
-        push(bytes / process_bytes, item("functions_alloc", r, "bytes_total", bytes, "share of all bytes allocated"));
-    }
-    let samples = report.get("functions_cpu").and_then(|c| number_at(c, "samples")).unwrap_or(0.0).max(1.0);
-    for r in rows("functions_cpu").iter().take(limit) {
-        let own = number_at(r, "self_samples").unwrap_or(0.0);
-        push(own / samples, item("functions_cpu", r, "self_samples", own, "share of CPU samples, innermost"));
-    }
-    for r in rows("channels") {
-        if r.get("slow_consumer").and_then(Value::as_bool) == Some(true) {
-            let queue = number_at(&r, "max_queue_len").unwrap_or(0.0);
-            push(1.0, item("channels", &r, "max_queue_len", queue, "slow consumer: the queue kept growing"));
+/// Ranked by share, highest first.
+pub(super) fn hotspots(report: &Report, limit: usize) -> Value {
+    let wall = report.meta.wall_ns.max(1) as f64;
+    let mut items: Vec<Item> = Vec::new();
+    if let Some(s) = &report.functions_timing {
+        for r in s.rows.iter().take(limit) {
+            let why = "exclusive time in this function";
+            items.push(item(r.self_ns as f64 / wall, "functions_timing", &r.name, "self_ns", r.self_ns, why));
         }
     }
-    for r in rows("mutexes") {
-        let wait = number_at(&r, "wait.total_ns").unwrap_or(0.0);
-        push(wait / wall, item("mutexes", &r, "wait.total_ns", wait, "time threads waited for this lock"));
-    }
-    for r in rows("rw_locks") {
-        let wait =
-            number_at(&r, "writes.wait.total_ns").unwrap_or(0.0) + number_at(&r, "reads.wait.total_ns").unwrap_or(0.0);
-        push(wait / wall, item("rw_locks", &r, "wait_ns", wait, "time threads waited for this lock"));
-    }
-    for r in rows("io") {
-        let ns = number_at(&r, "read.timed_ns").unwrap_or(0.0) + number_at(&r, "write.timed_ns").unwrap_or(0.0);
-        push(ns / wall, item("io", &r, "timed_ns", ns, "time inside reads and writes"));
-    }
-    let runtimes = report.get("tokio_runtime").and_then(|t| t.get("runtimes")).and_then(Value::as_array);
-    for runtime in runtimes.into_iter().flatten() {
-        for flag in runtime.get("flags").and_then(Value::as_array).into_iter().flatten() {
-            let name = runtime.get("name").cloned().unwrap_or(Value::Null);
-            push(
-                1.0,
-                json!({"section": "tokio_runtime", "name": name, "metric": flag.get("kind"), "why": flag.get("message")}),
-            );
+    if let Some(s) = &report.functions_alloc {
+        let whole = s.process_alloc_bytes.max(1) as f64;
+        for r in s.rows.iter().take(limit) {
+            let why = "share of all bytes allocated";
+            items.push(item(
+                r.bytes_total as f64 / whole,
+                "functions_alloc",
+                &r.name,
+                "bytes_total",
+                r.bytes_total,
+                why,
+            ));
         }
     }
-    items.sort_by(|a, b| b.0.total_cmp(&a.0));
+    if let Some(s) = &report.functions_cpu {
+        let whole = s.samples.max(1) as f64;
+        for r in s.rows.iter().take(limit) {
+            let why = "share of CPU samples, innermost";
+            items.push(item(
+                r.self_samples as f64 / whole,
+                "functions_cpu",
+                &r.name,
+                "self_samples",
+                r.self_samples,
+                why,
+            ));
+        }
+    }
+    for r in report.channels.iter().flat_map(|s| &s.rows).filter(|r| r.slow_consumer) {
+        let why = "slow consumer: the queue kept growing";
+        items.push(item(1.0, "channels", &r.name, "max_queue_len", r.max_queue_len, why));
+    }
+    for r in report.mutexes.iter().flat_map(|s| &s.rows) {
+        let wait = r.lock.wait.total_ns;
+        items.push(item(
+            wait as f64 / wall,
+            "mutexes",
+            &r.name,
+            "lock.wait.total_ns",
+            wait,
+            "time threads waited for this lock",
+        ));
+    }
+    for r in report.rw_locks.iter().flat_map(|s| &s.rows) {
+        let wait = r.reads.wait.total_ns + r.writes.wait.total_ns;
+        items.push(item(wait as f64 / wall, "rw_locks", &r.name, "wait_ns", wait, "time threads waited for this lock"));
+    }
+    for r in report.io.iter().flat_map(|s| &s.rows) {
+        let ns = r.read.timed_ns + r.write.timed_ns;
+        items.push(item(ns as f64 / wall, "io", &r.name, "timed_ns", ns, "time inside reads and writes"));
+    }
+    for runtime in report.tokio_runtime.iter().flat_map(|s| &s.runtimes) {
+        for flag in &runtime.flags {
+            let value =
+                json!({"section": "tokio_runtime", "name": runtime.name, "metric": flag.kind, "why": flag.message});
+            items.push(Item { share: 1.0, value });
+        }
+    }
+    items.sort_by(|a, b| b.share.total_cmp(&a.share));
     let ranked: Vec<Value> = items
         .into_iter()
-        .filter(|(share, _)| *share > 0.0)
+        .filter(|i| i.share > 0.0)
         .take(limit)
-        .map(|(share, mut v)| {
-            v["share"] = json!((share * 1000.0).round() / 1000.0);
-            v
+        .map(|Item { share, mut value }| {
+            value["share"] = json!((share * 1000.0).round() / 1000.0);
+            value
         })
         .collect();
     json!({ "wall_ns": wall as u64, "hotspots": ranked })
-}
-
-fn item(section: &str, row: &Value, metric: &str, value: f64, why: &str) -> Value {
-    json!({ "section": section, "name": row.get("name"), "metric": metric, "value": value as u64, "why": why })
 }
 
 /// The ranked list as a few lines of text.
@@ -103,20 +124,37 @@ pub(super) fn summary(result: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use hotpath_model::{ChannelRow, Channels, FunctionTiming, FunctionsTiming, MutexRow, Mutexes};
 
     #[test]
     fn ranks_across_sections_by_share() {
-        let report: Map<String, Value> = serde_json::from_value(json!({
-            "meta": {"wall_ns": 1000},
-            "functions_timing": {"rows": [{"name": "a", "self_ns": 100}, {"name": "b", "self_ns": 600}]},
-            "channels": {"rows": [{"name": "jobs", "slow_consumer": true, "max_queue_len": 900}]},
-            "mutexes": {"rows": [{"name": "state", "wait": {"total_ns": 300}}]},
-        }))
-        .unwrap();
+        let mut report = Report::default();
+        report.meta.wall_ns = 1000;
+        let mut timing = FunctionsTiming::default();
+        for (name, self_ns) in [("a", 100), ("b", 600)] {
+            let mut row = FunctionTiming::default();
+            row.name = name.into();
+            row.self_ns = self_ns;
+            timing.rows.push(row);
+        }
+        report.functions_timing = Some(timing);
+        let mut channel = ChannelRow::default();
+        channel.name = "jobs".into();
+        channel.slow_consumer = true;
+        channel.max_queue_len = 900;
+        let mut channels = Channels::default();
+        channels.rows = vec![channel];
+        report.channels = Some(channels);
+        let mut mutex = MutexRow::default();
+        mutex.name = "state".into();
+        mutex.lock.wait.total_ns = 300;
+        let mut mutexes = Mutexes::default();
+        mutexes.rows = vec![mutex];
+        report.mutexes = Some(mutexes);
         let result = hotspots(&report, 3);
         let names: Vec<&str> =
             result["hotspots"].as_array().unwrap().iter().map(|v| v["name"].as_str().unwrap()).collect();
-        assert_eq!(names, ["jobs", "b", "state"]);
+        assert_eq!(names, ["jobs", "b", "state"], "the mutex wait counts (it read a missing field before)");
         assert!(summary(&result).starts_with("1. [channels] jobs"));
     }
 }

@@ -4,23 +4,24 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
+use hotpath_model::{Report, Section, SECTIONS};
 use serde_json::{json, Map, Value};
 
-use super::tools::{number_at, rows_mut};
+use super::tools::rows_mut;
 use crate::lock;
 
 /// Marks kept at once; marking more forgets the oldest.
 const MAX_MARKS: usize = 16;
 
 struct Mark {
-    report: Map<String, Value>,
+    report: Report,
     order: u64,
 }
 
 static MARKS: Mutex<Option<(HashMap<String, Mark>, u64)>> = Mutex::new(None);
 
 /// Remembers `report` under `name`.
-pub(super) fn mark(name: &str, report: Map<String, Value>) -> usize {
+pub(super) fn mark(name: &str, report: Report) -> usize {
     let mut guard = lock(&MARKS);
     let (marks, counter) = guard.get_or_insert_with(|| (HashMap::new(), 0));
     *counter += 1;
@@ -34,7 +35,7 @@ pub(super) fn mark(name: &str, report: Map<String, Value>) -> usize {
 }
 
 /// The report remembered under `name`.
-pub(super) fn get(name: &str) -> Option<Map<String, Value>> {
+pub(super) fn get(name: &str) -> Option<Report> {
     lock(&MARKS).as_ref().and_then(|(m, _)| m.get(name)).map(|m| m.report.clone())
 }
 
@@ -48,17 +49,14 @@ pub(super) fn names() -> Vec<String> {
 /// Differences per section between `before` and `now`: for every row, the numeric
 /// fields that changed; rows new since the mark are flagged. Timing rows also get
 /// the average duration of the calls made in between.
-pub(super) fn changes(before: &Map<String, Value>, now: &Map<String, Value>, limit: usize) -> Value {
-    let elapsed = number_at(&Value::Object(now.clone()), "meta.wall_ns").unwrap_or(0.0)
-        - number_at(&Value::Object(before.clone()), "meta.wall_ns").unwrap_or(0.0);
+pub(super) fn changes(before: &Report, now: &Report, limit: usize) -> Value {
+    let elapsed = now.meta.wall_ns.saturating_sub(before.meta.wall_ns);
     let mut sections = Map::new();
-    for (key, section) in now {
-        if matches!(key.as_str(), "meta" | "schema_version" | "threads") {
-            continue;
-        }
-        let mut section_now = section.clone();
+    // Per-thread samples are not cumulative: their deltas would mean nothing.
+    for def in SECTIONS.iter().filter(|d| d.section != Section::Threads) {
+        let Some(mut section_now) = now.section_json(def.section) else { continue };
         let Some(rows_now) = rows_mut(&mut section_now) else { continue };
-        let mut old = before.get(key).cloned().unwrap_or(Value::Null);
+        let mut old = before.section_json(def.section).unwrap_or(Value::Null);
         let rows_before: Vec<Value> = rows_mut(&mut old).map(|r| r.clone()).unwrap_or_default();
         let mut changed: Vec<(f64, Value)> = Vec::new();
         for row in rows_now.iter() {
@@ -71,8 +69,8 @@ pub(super) fn changes(before: &Map<String, Value>, now: &Map<String, Value>, lim
             }
             let weight = deltas.values().filter_map(Value::as_f64).map(f64::abs).fold(0.0, f64::max);
             let mut entry = json!({ "name": name, "new": previous.is_none(), "delta": deltas });
-            if key == "functions_timing" {
-                interval_average(&mut entry, row, previous);
+            if def.section == Section::FunctionsTiming {
+                interval_average(&mut entry, now, before, name);
             }
             changed.push((weight, entry));
         }
@@ -80,10 +78,10 @@ pub(super) fn changes(before: &Map<String, Value>, now: &Map<String, Value>, lim
         if !changed.is_empty() {
             let total = changed.len();
             let rows: Vec<Value> = changed.into_iter().take(limit).map(|(_, v)| v).collect();
-            sections.insert(key.clone(), json!({ "changed_rows": total, "rows": rows }));
+            sections.insert(def.key.to_string(), json!({ "changed_rows": total, "rows": rows }));
         }
     }
-    json!({ "elapsed_ns": elapsed.max(0.0) as u64, "sections": sections })
+    json!({ "elapsed_ns": elapsed, "sections": sections })
 }
 
 /// Deltas of the numeric fields (nested with dots) that differ from `before`.
@@ -110,16 +108,21 @@ fn flatten_deltas(prefix: &str, now: &Value, before: &Value, out: &mut Map<Strin
 
 /// `interval_avg_ns`: the mean duration of the calls made since the mark, and the
 /// average before it, so a slowdown is visible even when the totals still hide it.
-fn interval_average(entry: &mut Value, now: &Value, before: Option<&Value>) {
-    let calls = |r: &Value| number_at(r, "calls").unwrap_or(0.0);
-    let sum = |r: &Value| number_at(r, "avg_ns").unwrap_or(0.0) * calls(r);
-    let (calls_now, sum_now) = (calls(now), sum(now));
-    let (calls_then, sum_then) = before.map_or((0.0, 0.0), |b| (calls(b), sum(b)));
+fn interval_average(entry: &mut Value, now: &Report, before: &Report, name: &str) {
+    let totals = |r: &Report| {
+        r.functions_timing
+            .iter()
+            .flat_map(|s| &s.rows)
+            .find(|row| row.name == name)
+            .map_or((0u64, 0u64), |row| (row.calls, row.avg_ns.saturating_mul(row.calls)))
+    };
+    let ((calls_now, sum_now), (calls_then, sum_then)) = (totals(now), totals(before));
     if calls_now > calls_then {
-        entry["interval_avg_ns"] = json!(((sum_now - sum_then) / (calls_now - calls_then)).max(0.0).round() as u64);
+        let avg = sum_now.saturating_sub(sum_then) as f64 / (calls_now - calls_then) as f64;
+        entry["interval_avg_ns"] = json!(avg.round() as u64);
     }
-    if calls_then > 0.0 {
-        entry["avg_ns_before"] = json!((sum_then / calls_then).round() as u64);
+    if calls_then > 0 {
+        entry["avg_ns_before"] = json!((sum_then as f64 / calls_then as f64).round() as u64);
     }
 }
 
@@ -127,22 +130,26 @@ fn interval_average(entry: &mut Value, now: &Value, before: Option<&Value>) {
 mod tests {
     use super::*;
 
+    fn timing(wall_ns: u64, rows: &[(&str, u64, u64, u32)]) -> Report {
+        let mut report = Report::default();
+        report.meta.wall_ns = wall_ns;
+        let mut section = hotpath_model::FunctionsTiming::default();
+        for &(name, calls, avg_ns, line) in rows {
+            let mut row = hotpath_model::FunctionTiming::default();
+            row.name = name.into();
+            row.calls = calls;
+            row.avg_ns = avg_ns;
+            row.line = line;
+            section.rows.push(row);
+        }
+        report.functions_timing = Some(section);
+        report
+    }
+
     #[test]
     fn reports_changed_and_new_rows_with_interval_average() {
-        let before: Map<String, Value> = serde_json::from_value(json!({
-            "meta": {"wall_ns": 1000},
-            "functions_timing": {"rows": [{"name": "a", "calls": 10, "avg_ns": 100, "line": 3}, {"name": "b", "calls": 5, "avg_ns": 50}]}
-        }))
-        .unwrap();
-        let now: Map<String, Value> = serde_json::from_value(json!({
-            "meta": {"wall_ns": 3000},
-            "functions_timing": {"rows": [
-                {"name": "a", "calls": 20, "avg_ns": 550, "line": 3},
-                {"name": "b", "calls": 5, "avg_ns": 50},
-                {"name": "c", "calls": 1, "avg_ns": 7}
-            ]}
-        }))
-        .unwrap();
+        let before = timing(1000, &[("a", 10, 100, 3), ("b", 5, 50, 0)]);
+        let now = timing(3000, &[("a", 20, 550, 3), ("b", 5, 50, 0), ("c", 1, 7, 0)]);
         let c = changes(&before, &now, 10);
         assert_eq!(c["elapsed_ns"], 2000);
         let rows = c["sections"]["functions_timing"]["rows"].as_array().unwrap();
@@ -159,7 +166,7 @@ mod tests {
     #[test]
     fn marks_are_bounded() {
         for i in 0..(MAX_MARKS + 4) {
-            mark(&format!("m{i}"), Map::new());
+            mark(&format!("m{i}"), Report::default());
         }
         assert_eq!(names().len(), MAX_MARKS);
         assert!(get("m0").is_none() && get(&format!("m{}", MAX_MARKS + 3)).is_some());

@@ -65,27 +65,6 @@ pub(crate) struct ChangesArgs {
 #[serde(deny_unknown_fields)]
 pub(crate) struct NoArgs {}
 
-/// Section tools: (tool name = report key, description).
-pub(crate) const SECTION_TOOLS: [(&str, &str); 11] = [
-    (
-        "functions_timing",
-        "Time per measured function: calls, average and percentile durations, total and self time (ns).",
-    ),
-    (
-        "functions_alloc",
-        "Heap allocations per measured function: bytes and allocation counts per call (hotpath-alloc).",
-    ),
-    ("functions_cpu", "CPU samples per measured function, self and inclusive (hotpath-cpu, Linux)."),
-    ("threads", "Threads of the program: state, CPU%, peak, user and system CPU time, allocated bytes."),
-    ("io", "Byte-level I/O of io! wrappers: operations, bytes, rate, durations, errors per direction."),
-    ("channels", "channel! wrappers: sent, received, queue length, blocked senders, latency, slow consumers."),
-    ("streams", "stream! wrappers: instances, items, items per second, time per item."),
-    ("futures", "future! sites and measured async functions: calls, polls, busy vs wall time, cancellations."),
-    ("mutexes", "mutex! wrappers: acquisitions, contention, wait and hold times."),
-    ("rw_locks", "rw_lock! wrappers: reads and writes, contention, wait and hold times."),
-    ("tokio_runtime", "Tokio runtimes: workers, queues, busy ratios, and flags for imbalance, queue growth, blocking."),
-];
-
 /// The array of rows of a section (`rows`, or `runtimes` for Tokio).
 pub(crate) fn rows_mut(section: &mut Value) -> Option<&mut Vec<Value>> {
     let object = section.as_object_mut()?;
@@ -127,37 +106,24 @@ pub(crate) fn query(section: &mut Value, args: &SectionArgs) -> Result<usize, St
     Ok(matched)
 }
 
-/// One line per row for the text part of a result: the name and a few headline numbers.
-pub(crate) fn summarize_rows(section: &Value, keys: &[&str]) -> String {
+/// One line per row for the text part of a result: the name, then the `sort_by`
+/// field (when given) and the row's first few top-level numbers, as the JSON has them.
+pub(crate) fn summarize_rows(section: &Value, sort_by: Option<&str>) -> String {
     let rows = section.get("rows").or_else(|| section.get("runtimes")).and_then(Value::as_array);
     let Some(rows) = rows else { return String::new() };
     rows.iter()
         .take(10)
         .map(|r| {
             let name = r.get("name").and_then(Value::as_str).unwrap_or("?");
+            let sorted = sort_by.and_then(|k| number_at(r, k).map(|v| format!("{k}={}", compact(v))));
+            let numbers = r.as_object().into_iter().flatten().filter(|(k, _)| Some(k.as_str()) != sort_by);
+            let numbers = numbers.filter(|(k, _)| k.as_str() != "line").filter_map(|(k, v)| v.as_f64().map(|v| (k, v)));
             let numbers: Vec<String> =
-                keys.iter().filter_map(|k| number_at(r, k).map(|v| format!("{k}={}", compact(v)))).collect();
+                sorted.into_iter().chain(numbers.take(4).map(|(k, v)| format!("{k}={}", compact(v)))).collect();
             format!("- {name}: {}", numbers.join(", "))
         })
         .collect::<Vec<_>>()
         .join("\n")
-}
-
-/// Headline fields per section for text summaries.
-pub(crate) fn headline(section: &str) -> &'static [&'static str] {
-    match section {
-        "functions_timing" => &["calls", "avg_ns", "total_ns", "self_ns"],
-        "functions_alloc" => &["calls", "bytes_avg", "bytes_total", "allocs_total"],
-        "functions_cpu" => &["self_samples", "inclusive_samples"],
-        "threads" => &["cpu_percent", "cpu_user_ns", "cpu_sys_ns"],
-        "io" => &["read.ops", "read.bytes", "write.ops", "write.bytes"],
-        "channels" => &["sent", "received", "queue_len", "max_queue_len"],
-        "streams" => &["instances", "items", "items_per_sec"],
-        "futures" => &["calls", "polls", "cancelled", "busy_ns"],
-        "mutexes" => &["lock.acquisitions", "lock.contended", "lock.wait.total_ns", "lock.hold.avg_ns"],
-        "rw_locks" => &["reads.acquisitions", "writes.acquisitions", "writes.contended", "writes.wait.total_ns"],
-        _ => &["num_workers", "alive_tasks", "global_queue_depth"],
-    }
 }
 
 fn compact(v: f64) -> String {

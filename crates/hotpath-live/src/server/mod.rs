@@ -1,83 +1,50 @@
 //! The live metrics server: JSON per report section, `/profiler_status`,
 //! `/metrics` for Prometheus, and paths mounted by other sinks (MCP).
 //!
-//! Started by the main guard unless `HOTPATH_METRICS_SERVER_OFF` is set. It binds
+//! Started with the session unless `HOTPATH_METRICS_SERVER_OFF` is set. It binds
 //! synchronously, so a port in use is known at once and becomes a warning in the
 //! report header; then a fixed pool of `hp-http-*` threads serves one request per
 //! connection (`pool`), parsed with bounded size and time (`http`). Data comes from
-//! a snapshot cached for 200 ms (`snapshot`), built from the recorders by the
+//! a typed snapshot cached for 200 ms (`snapshot`), built from the recorders by the
 //! collector, never on the program's threads.
 //!
-//! - `routes`: path → handler, and the one table of section endpoints.
+//! - `routes`: path → handler; section endpoints come from the model's section table.
 //! - `query`: `?limit=` and `?focus=` for any section.
-//! - `prometheus`, `prometheus_flow`: the text exposition (the second for data-flow and I/O sections).
+//! - `prometheus`: the text exposition of the sections' typed metric families.
 //! - `auth`: the constant-time bearer-token check.
 //! - `mount`: the plug-in point for other handlers (`/mcp`).
+//! - `state`: what the workers share.
 
 mod auth;
 mod http;
 mod mount;
 mod pool;
 mod prometheus;
-mod prometheus_flow;
 mod query;
 mod routes;
 mod snapshot;
+mod state;
 #[cfg(test)]
 mod tests;
 
 use std::net::{SocketAddr, TcpListener};
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 
 pub use http::HttpRequest;
 pub use mount::{mount, ChunkedBody, Mount, MountConnection};
-// What the MCP tools read: the same snapshot, status and section table as the endpoints.
+// What the MCP tools read: the same snapshot and status as the endpoints.
 #[cfg(feature = "mcp")]
-pub(crate) use routes::{status, SECTIONS};
+pub(crate) use routes::status;
 #[cfg(feature = "mcp")]
 pub(crate) use snapshot::live as live_snapshot;
+#[cfg(any(test, feature = "mcp"))]
 pub(crate) use snapshot::Snapshot;
-
-use hotpath_engine::diag as output;
-use hotpath_session::ServerSettings;
-
-/// What every worker shares.
-pub(crate) struct State {
-    pub(crate) token: Option<String>,
-    pub(crate) address: SocketAddr,
-    /// Where snapshots come from: the session's cache, or a fixed one in tests.
-    pub(crate) source: fn() -> Option<Arc<Snapshot>>,
-    pub(crate) stats: Stats,
-}
-
-/// Responses by status class (index 1..=5 for 1xx..5xx), shown on `/metrics`.
-#[derive(Default)]
-pub(crate) struct Stats {
-    classes: [AtomicU64; 6],
-}
-
-impl Stats {
-    pub(crate) fn count(&self, status: u16) {
-        if let Some(c) = self.classes.get(usize::from(status / 100)) {
-            c.fetch_add(1, Relaxed);
-        }
-    }
-
-    /// `(class digit, count)` for 2xx to 5xx.
-    pub(crate) fn responses(&self) -> impl Iterator<Item = (usize, u64)> + '_ {
-        (2..=5).map(|c| (c, self.classes[c].load(Relaxed)))
-    }
-}
-
-/// Where the session's server listens, and whether it requires a token.
-static BOUND: std::sync::OnceLock<(SocketAddr, bool)> = std::sync::OnceLock::new();
-
-/// The bound address and token requirement, once the server is listening.
 #[cfg(feature = "mcp")]
-pub(crate) fn bound() -> Option<(SocketAddr, bool)> {
-    BOUND.get().copied()
-}
+pub(crate) use state::bound;
+pub(crate) use state::{State, Stats};
+
+use hotpath_engine::diag;
+use hotpath_session::ServerSettings;
 
 /// Binds and starts the server; the error is the warning the report repeats.
 pub(crate) fn start(settings: &ServerSettings) -> Result<(), String> {
@@ -94,12 +61,12 @@ pub(crate) fn listen(settings: &ServerSettings, state: impl FnOnce(SocketAddr) -
     })?;
     let address = listener.local_addr().unwrap_or(wanted);
     let state = state(address);
-    let _ = BOUND.set((address, state.token.is_some()));
+    let _ = state::BOUND.set((address, state.token.is_some()));
     pool::spawn(listener, Arc::new(state))
         .map_err(|e| format!("metrics server not started: cannot spawn its thread ({e})"))?;
     if settings.port == 0 {
         // The system picked the port: nobody could find the server without this line.
-        output::note(&format!("metrics server listening on http://{address}"));
+        diag::note(&format!("metrics server listening on http://{address}"));
     }
     Ok(address)
 }

@@ -1,17 +1,16 @@
-//! `?limit=N&focus=...` on section endpoints, applied to any section's JSON: every
-//! list of rows in the section is filtered by name and cut to the limit, so a new
+//! `?limit=N&focus=...` on any section endpoint and on `/report`: rows are kept by
+//! name and cut to the limit through the section's typed row access, so a new
 //! section gets both without code of its own.
 
-use serde_json::Value;
-
 use hotpath_engine::options::Focus;
+use hotpath_model::{Report, SECTIONS};
 
 /// Parsed query parameters; unknown parameters are ignored.
 #[derive(Debug, Default)]
 pub(crate) struct Query {
-    /// Rows per list; 0 keeps all. `None`: the configured limit.
+    /// Rows per section; 0 keeps all. `None`: the configured limit.
     pub(crate) limit: Option<usize>,
-    /// Keeps rows whose `name` contains the text or matches `/regex/`.
+    /// Keeps rows whose name contains the text or matches `/regex/`.
     pub(crate) focus: Option<Focus>,
 }
 
@@ -32,46 +31,61 @@ impl Query {
         Ok(query)
     }
 
-    /// Applies focus, then the limit (or `default_limit`), to every array of
-    /// objects at the top of `section`.
-    pub(crate) fn cut(&self, mut section: Value, default_limit: usize) -> Value {
+    /// Applies focus, then the limit (or `default_limit`), to every section of `report`.
+    pub(crate) fn cut(&self, report: &mut Report, default_limit: usize) {
         let limit = self.limit.unwrap_or(default_limit);
-        let Some(fields) = section.as_object_mut() else { return section };
-        for value in fields.values_mut() {
-            let Some(rows) = value.as_array_mut().filter(|rows| rows.iter().all(Value::is_object)) else { continue };
-            if let Some(focus) = &self.focus {
-                rows.retain(|row| row.get("name").and_then(Value::as_str).is_some_and(|n| focus.matches(n)));
-            }
+        for def in SECTIONS {
+            let Some(section) = report.section_mut(def.section) else { continue };
+            let mut keep: Vec<usize> = section
+                .row_names()
+                .iter()
+                .enumerate()
+                .filter(|(_, name)| self.focus.as_ref().is_none_or(|f| f.matches(name)))
+                .map(|(i, _)| i)
+                .collect();
             if limit > 0 {
-                rows.truncate(limit);
+                keep.truncate(limit);
             }
+            section.keep_rows(&keep);
         }
-        section
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use hotpath_model::{FunctionTiming, FunctionsTiming, Section};
 
-    fn names(v: &Value) -> Vec<&str> {
-        v["rows"].as_array().unwrap().iter().map(|r| r["name"].as_str().unwrap()).collect()
+    fn report() -> Report {
+        let mut r = Report::default();
+        let mut section = FunctionsTiming::default();
+        section.rows = ["a::x", "a::y", "b::x"]
+            .into_iter()
+            .map(|n| {
+                let mut row = FunctionTiming::default();
+                row.name = n.into();
+                row
+            })
+            .collect();
+        r.functions_timing = Some(section);
+        r
+    }
+
+    fn names(r: &Report) -> Vec<String> {
+        r.section(Section::FunctionsTiming).unwrap().row_names().into_iter().map(String::from).collect()
     }
 
     #[test]
-    fn limit_and_focus_apply_to_every_row_list() {
-        let section =
-            json!({"total": 3, "rows": [{"name": "a::x"}, {"name": "a::y"}, {"name": "b::x"}], "tags": [1, 2]});
-        let q = Query::parse("limit=2").unwrap();
-        assert_eq!(names(&q.cut(section.clone(), 10)), ["a::x", "a::y"]);
-        let q = Query::parse("focus=%2F%3A%3Ax%24%2F&limit=0").unwrap();
-        assert_eq!(names(&q.cut(section.clone(), 1)), ["a::x", "b::x"]);
-        let q = Query::parse("focus=b%3A%3A").unwrap();
-        let cut = q.cut(section.clone(), 0);
-        assert_eq!(names(&cut), ["b::x"]);
-        assert_eq!(cut["tags"], json!([1, 2]), "lists that are not rows stay whole");
-        assert_eq!(names(&Query::default().cut(section, 1)), ["a::x"], "configured limit by default");
+    fn limit_and_focus_apply_to_rows() {
+        let cut = |q: &str, default| {
+            let mut r = report();
+            Query::parse(q).unwrap().cut(&mut r, default);
+            names(&r)
+        };
+        assert_eq!(cut("limit=2", 10), ["a::x", "a::y"]);
+        assert_eq!(cut("focus=%2F%3A%3Ax%24%2F&limit=0", 1), ["a::x", "b::x"]);
+        assert_eq!(cut("focus=b%3A%3A", 0), ["b::x"]);
+        assert_eq!(cut("", 1), ["a::x"], "configured limit by default");
     }
 
     #[test]

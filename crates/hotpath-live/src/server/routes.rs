@@ -1,29 +1,16 @@
-//! What each path serves. The section table is the one place that maps a path to
-//! a part of the report: adding an instrument's endpoint is one line there.
+//! What each path serves. Section endpoints come from the model's section table
+//! (`hotpath_model::SECTIONS`): a section added there is served here with no change.
 
 use std::sync::Arc;
 
+use hotpath_model::{Report, Section, SectionDef, SECTIONS};
 use serde_json::{json, Map, Value};
 
 use super::http::{HttpRequest, Response};
 use super::mount::{self, Mount};
 use super::snapshot::Snapshot;
-use super::{auth, prometheus, query::Query, State};
-
-/// `/<key>` serves `report.<key>`; the text says why the section can be absent.
-pub(crate) const SECTIONS: &[(&str, &str)] = &[
-    ("functions_timing", "no measured function has completed a call yet"),
-    ("functions_alloc", "allocation profiling is off (hotpath-alloc feature) or nothing was allocated yet"),
-    ("functions_cpu", "CPU sampling is off (hotpath-cpu feature) or no sample was taken yet"),
-    ("threads", "the threads sampler is off (threads feature) or has not sampled yet"),
-    ("io", "no io! wrapper was used yet"),
-    ("channels", "no channel! wrapper was used yet"),
-    ("streams", "no stream! wrapper was used yet"),
-    ("futures", "no future! wrapper was used yet"),
-    ("mutexes", "no mutex! wrapper was used yet"),
-    ("rw_locks", "no rw_lock! wrapper was used yet"),
-    ("tokio_runtime", "no Tokio runtime is monitored (hotpath::tokio_runtime!(&handle) with the tokio feature)"),
-];
+use super::state::State;
+use super::{auth, prometheus, query::Query};
 
 /// Fixed endpoints besides the sections.
 const ENDPOINTS: [&str; 4] = ["/", "/profiler_status", "/metrics", "/report"];
@@ -77,49 +64,35 @@ fn builtin(request: &HttpRequest, state: &State) -> Response {
                 body: text.into_bytes(),
             }
         }
-        "/report" => Response::json(200, report(&snapshot, &query).to_string()),
+        "/report" => Response::json(200, cut(&snapshot, &query).to_json(false)),
         _ => serve_section(&snapshot, &query, path),
     }
 }
 
-fn section(path: &str) -> Option<&'static (&'static str, &'static str)> {
+fn section(path: &str) -> Option<&'static SectionDef> {
     let key = path.strip_prefix('/')?;
-    SECTIONS.iter().find(|(k, _)| *k == key)
+    SECTIONS.iter().find(|d| d.key == key)
+}
+
+/// The snapshot's report cut by the query (or the configured limit).
+fn cut(snapshot: &Snapshot, query: &Query) -> Report {
+    let mut report = snapshot.report.clone();
+    let limit = query.limit.unwrap_or(report.meta.limit);
+    query.cut(&mut report, limit);
+    report.meta.limit = limit;
+    report
 }
 
 fn serve_section(snapshot: &Snapshot, query: &Query, path: &str) -> Response {
-    let Some((key, reason)) = section(path) else { return Response::error(404, "unknown section") };
-    match snapshot.report.get(*key) {
-        Some(value) => Response::json(200, query.cut(value.clone(), default_limit(snapshot)).to_string()),
-        None => Response::error(404, &format!("section {key} not available: {reason}")),
+    let Some(def) = section(path) else { return Response::error(404, "unknown section") };
+    match cut(snapshot, query).section_json(def.section) {
+        Some(value) => Response::json(200, value.to_string()),
+        None => Response::error(404, &format!("section {} not available: {}", def.key, def.absent)),
     }
-}
-
-/// The configured row limit, used when the request has no `limit`.
-fn default_limit(snapshot: &Snapshot) -> usize {
-    snapshot.meta().get("limit").and_then(Value::as_u64).unwrap_or(0) as usize
-}
-
-fn report(snapshot: &Snapshot, query: &Query) -> Value {
-    let limit = query.limit.unwrap_or_else(|| default_limit(snapshot));
-    let mut out = Map::new();
-    for (key, value) in &snapshot.report {
-        let value = match key.as_str() {
-            "schema_version" => value.clone(),
-            "meta" => {
-                let mut meta = value.clone();
-                meta["limit"] = json!(limit);
-                meta
-            }
-            _ => query.cut(value.clone(), limit),
-        };
-        out.insert(key.clone(), value);
-    }
-    Value::Object(out)
 }
 
 fn index() -> Response {
-    let sections = SECTIONS.iter().map(|(k, _)| format!("/{k}"));
+    let sections = SECTIONS.iter().map(|d| format!("/{}", d.key));
     let endpoints: Vec<String> = ENDPOINTS.iter().map(|e| e.to_string()).chain(sections).collect();
     Response::json(
         200,
@@ -129,21 +102,22 @@ fn index() -> Response {
 
 /// `/profiler_status` (also the MCP `profiler_status` tool).
 pub(crate) fn status(snapshot: &Snapshot, address: std::net::SocketAddr, auth: bool) -> Value {
-    let meta = snapshot.meta();
-    let (available, missing): (Vec<_>, Vec<_>) = SECTIONS.iter().partition(|(k, _)| snapshot.report.contains_key(*k));
-    let unavailable: Map<String, Value> = missing.iter().map(|(k, why)| (k.to_string(), json!(why))).collect();
+    let meta = &snapshot.report.meta;
+    let present = |s: Section| snapshot.report.section(s).is_some();
+    let (available, missing): (Vec<&SectionDef>, Vec<&SectionDef>) = SECTIONS.iter().partition(|d| present(d.section));
+    let unavailable: Map<String, Value> = missing.iter().map(|d| (d.key.to_string(), json!(d.absent))).collect();
     json!({
-        "hotpath_version": meta.get("hotpath_version"),
-        "caller": meta.get("caller"),
-        "pid": meta.get("pid"),
-        "started_unix_ms": meta.get("started_unix_ms"),
+        "hotpath_version": meta.hotpath_version,
+        "caller": meta.caller,
+        "pid": meta.pid,
+        "started_unix_ms": meta.started_unix_ms,
         "uptime_ns": snapshot.uptime.as_nanos() as u64,
         "recording": snapshot.recording,
         "address": address.to_string(),
         "auth": auth,
-        "sections": available.iter().map(|(k, _)| *k).collect::<Vec<_>>(),
+        "sections": available.iter().map(|d| d.key).collect::<Vec<_>>(),
         "unavailable": unavailable,
-        "dropped": meta.get("dropped"),
-        "warnings": meta.get("warnings"),
+        "dropped": meta.dropped,
+        "warnings": meta.warnings,
     })
 }

@@ -15,7 +15,7 @@ fn fixed() -> Option<Arc<Snapshot>> {
     let snapshot = SNAPSHOT.get_or_init(|| {
         let mut report = Report::default();
         report.meta.caller = "unit::main".into();
-        Arc::new(Snapshot::from_report(&report, Duration::from_secs(1)))
+        Arc::new(Snapshot::new(report, Duration::from_secs(1)))
     });
     Some(Arc::clone(snapshot))
 }
@@ -111,7 +111,7 @@ fn status_without_sections() {
     let body: serde_json::Value = serde_json::from_str(text.split("\r\n\r\n").nth(1).unwrap()).unwrap();
     assert_eq!(body["caller"], "unit::main");
     assert_eq!(body["sections"], serde_json::json!([]));
-    assert_eq!(body["unavailable"].as_object().unwrap().len(), routes::SECTIONS.len());
+    assert_eq!(body["unavailable"].as_object().unwrap().len(), hotpath_model::SECTIONS.len());
     let (status, text) = get(address, "/functions_timing", "");
     assert_eq!(status, 404);
     assert!(text.contains("section functions_timing not available: no measured function"), "{text}");
