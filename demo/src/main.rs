@@ -3,7 +3,7 @@
 //! trees (a recursive function), then enrich the top clients concurrently on a
 //! multi-thread Tokio runtime (async functions and an awaiting block).
 //!
-//! cargo run -p hotpath --example demo --features hotpath
+//! cargo run --release -p hotpath-demo
 
 use std::collections::HashMap;
 use std::time::Duration;
