@@ -5,7 +5,7 @@ use hotpath_model::Report;
 
 use crate::functions::SiteKind;
 use crate::options::Options;
-use crate::{clock, functions, io, thread};
+use crate::{clock, functions, io};
 
 /// Prepares the instruments for a session: clock, allocation mode, `io!` sampling,
 /// and the sampler threads of the features that have one. Called on the thread that
@@ -34,7 +34,8 @@ pub enum Moment {
 
 /// Fills every section of `report` from the recorders.
 pub fn collect(report: &mut Report, options: &Options, moment: Moment, started_unix_ms: u64, wall_ns: u64) {
-    let totals = thread::collect();
+    let totals = functions::collect();
+    let metrics = functions::collect_metrics();
     let io_totals = io::collect();
     // Calibration may wait up to 1 ms; skip it when there is nothing to convert.
     let measured = totals.iter().any(|t| t.calls + t.cancelled > 0) || io::timed(&io_totals) || crate::entries::any();
@@ -63,10 +64,10 @@ pub fn collect(report: &mut Report, options: &Options, moment: Moment, started_u
     #[cfg(not(all(feature = "cpu", target_os = "linux")))]
     let _ = (moment, started_unix_ms, wall_ns);
     report.futures = crate::futures::section(&totals, ratio, options);
-    report.streams = crate::streams::section(&totals, ratio, options);
-    report.channels = crate::channels::section(&totals, ratio, options);
-    report.mutexes = crate::locks::mutexes(&totals, ratio, options);
-    report.rw_locks = crate::locks::rw_locks(&totals, ratio, options);
+    report.streams = crate::streams::section(&metrics, ratio, options);
+    report.channels = crate::channels::section(&metrics, ratio, options);
+    report.mutexes = crate::locks::mutexes(&metrics, ratio, options);
+    report.rw_locks = crate::locks::rw_locks(&metrics, ratio, options);
     #[cfg(feature = "threads")]
     {
         report.threads = crate::threads::section(options.threads_limit);

@@ -2,11 +2,11 @@
 //! Prometheus exporter: the report carries percentiles, Prometheus wants cumulative
 //! buckets. Fixed bounds keep the number of series per function small and stable.
 
+use super::recorder;
 use super::site::registered;
 use super::SiteTotals;
 use crate::clock::{ns_per_tick, to_ns};
 use crate::options::Focus;
-use crate::thread;
 
 /// One function's call durations: cumulative counts at the requested bounds.
 pub struct DurationBuckets {
@@ -23,7 +23,7 @@ pub struct DurationBuckets {
 /// Every function with completed calls (merged by name like the report rows, kept
 /// by `focus`), sorted by name so series keep their order between scrapes.
 pub fn duration_buckets(bounds_ns: &[u64], focus: Option<&Focus>) -> Vec<DurationBuckets> {
-    let totals = thread::collect();
+    let totals = recorder::collect();
     if totals.iter().all(|t| t.calls == 0) {
         return Vec::new();
     }
