@@ -5,7 +5,7 @@ use hotpath_model::{Report, Section, SECTIONS};
 
 use crate::functions::SiteKind;
 use crate::options::Options;
-use crate::{clock, functions, io, thread};
+use crate::{clock, functions, io};
 
 /// Prepares the instruments for a session: clock, allocation mode, `io!` sampling,
 /// and the sampler threads of the features that have one. Called on the thread that
@@ -35,6 +35,7 @@ pub enum Moment {
 /// What every section's collector reads: the merged recorders and the clock ratio.
 struct Sources<'a> {
     totals: Vec<functions::SiteTotals>,
+    metrics: Vec<functions::SiteTotals>,
     named: Vec<functions::Named>,
     io: Vec<io::IoTotals>,
     ratio: f64,
@@ -51,7 +52,8 @@ pub fn collect(
     wall_ns: u64,
     wanted: &dyn Fn(Section) -> bool,
 ) {
-    let totals = thread::collect();
+    let totals = functions::collect();
+    let metrics = functions::collect_metrics();
     let io_totals = io::collect();
     // Calibration may wait up to 1 ms; skip it when there is nothing to convert.
     let measured = totals.iter().any(|t| t.calls + t.cancelled > 0) || io::timed(&io_totals) || crate::entries::any();
@@ -64,7 +66,7 @@ pub fn collect(
         )),
     }
     let named = functions::named(&totals, |site| site.kind() == SiteKind::Function);
-    let sources = Sources { totals, named, io: io_totals, ratio, options };
+    let sources = Sources { totals, metrics, named, io: io_totals, ratio, options };
     #[cfg(all(feature = "cpu", target_os = "linux"))]
     if moment == Moment::Final && wanted(Section::FunctionsCpu) {
         crate::cpu::finish(started_unix_ms, wall_ns);
@@ -87,10 +89,10 @@ fn collect_one(report: &mut Report, section: Section, s: &Sources<'_>) {
         #[cfg(all(feature = "cpu", target_os = "linux"))]
         Section::FunctionsCpu => report.functions_cpu = crate::cpu::section(options),
         Section::Futures => report.futures = crate::futures::section(totals, ratio, options),
-        Section::Streams => report.streams = crate::streams::section(totals, ratio, options),
-        Section::Channels => report.channels = crate::channels::section(totals, ratio, options),
-        Section::Mutexes => report.mutexes = crate::locks::mutexes(totals, ratio, options),
-        Section::RwLocks => report.rw_locks = crate::locks::rw_locks(totals, ratio, options),
+        Section::Streams => report.streams = crate::streams::section(&s.metrics, ratio, options),
+        Section::Channels => report.channels = crate::channels::section(&s.metrics, ratio, options),
+        Section::Mutexes => report.mutexes = crate::locks::mutexes(&s.metrics, ratio, options),
+        Section::RwLocks => report.rw_locks = crate::locks::rw_locks(&s.metrics, ratio, options),
         #[cfg(feature = "threads")]
         Section::Threads => report.threads = crate::threads::section(options.threads_limit),
         #[cfg(feature = "tokio")]

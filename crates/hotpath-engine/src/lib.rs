@@ -40,16 +40,17 @@ mod tokio_runtime;
 
 #[cfg(feature = "alloc")]
 pub use alloc::CountingAllocator;
+pub use channels::ChannelSite;
 pub use channels::{channel, InstrumentChannel};
 pub use clock::{ns_per_tick, source as clock_source};
 pub use collect::{collect, start, Moment};
-pub use entries::WrapSite;
+pub use entries::Site;
 pub use functions::{FnGuard, FnSite, MeasuredFuture, SiteName};
 pub use hotpath_model as model;
-pub use io::{io_unwrap, Io, IoSite};
-pub use locks::{mutex, rw_lock, InstrumentMutex, InstrumentRwLock};
+pub use io::{io_unwrap, Io, IoEntry, IoSite};
+pub use locks::{mutex, rw_lock, InstrumentMutex, InstrumentRwLock, MutexSite, RwLockSite};
 pub use memory::profiler_bytes;
-pub use streams::{stream, MeasuredStream};
+pub use streams::{stream, MeasuredStream, StreamSite};
 #[cfg(feature = "tokio")]
 pub use tokio_runtime::{monitor_tokio, monitor_tokio_current, TokioSite};
 
@@ -69,5 +70,5 @@ pub fn sample_tokio_runtimes() {
 
 /// Threads that currently hold a recorder (exited threads are folded and freed).
 pub fn live_threads() -> usize {
-    thread::live_threads()
+    functions::live_threads()
 }

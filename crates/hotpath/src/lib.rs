@@ -158,8 +158,10 @@ mod tokio_runtime;
 /// `WouldBlock` and `Interrupted` results are neither operations nor errors. Async
 /// operations are timed from their first poll to `Ready`. Without `label` the row is
 /// named `file:line`. `iter = true` gives every instance its own row (`label`,
-/// `label-2`, ...), so profiler memory then grows with instances; by default it is
-/// bounded by call sites. Seeks and `BufRead` buffer access are delegated unmeasured.
+/// `label-2`, ...), so profiler memory then grows with instances (up to 1,000 rows per
+/// instrument; later instances count in their site's `<other>` row, and the report
+/// header says so); by default it is bounded by call sites. Seeks and `BufRead` buffer
+/// access are delegated unmeasured.
 /// A value wrapped before the `#[hotpath::main]` session starts is passed through
 /// unmeasured for its whole life.
 ///
@@ -220,8 +222,8 @@ pub use hotpath_macros::future;
 ///
 /// Reports instances, items, completed and active streams, items per second of a
 /// stream's life and the time between items. Rows are keyed by call site and item
-/// type; `iter = true` gives every wrapped stream its own row. Parameters: `label`,
-/// `iter`.
+/// type; `iter = true` gives every wrapped stream its own row (up to 1,000, then the
+/// site's `<other>` row, as for [`io!`]). Parameters: `label`, `iter`.
 ///
 /// Cost: off, none. On, per poll two clock reads and a few thread-local stores; the
 /// type is `MeasuredStream<S>` ([`wrap::Stream`]).
@@ -235,7 +237,8 @@ pub use hotpath_macros::stream;
 /// time senders waited on a full bounded channel, send-to-receive latency (matched in
 /// FIFO order), open/closed, instances, and a slow-consumer flag (the queue keeps
 /// growing for about a second). Rows are keyed by call site and message type, however
-/// many channels are created there; `iter = true` gives each channel its own row.
+/// many channels are created there; `iter = true` gives each channel its own row (up
+/// to 1,000, then the site's `<other>` row, as for [`io!`]).
 ///
 /// Backends: `std::sync::mpsc` always; `tokio` (mpsc bounded and unbounded, oneshot,
 /// broadcast, watch), `futures` (mpsc, oneshot), `crossbeam`, `flume`,
@@ -275,8 +278,8 @@ pub mod __private {
     #[cfg(feature = "hotpath-alloc")]
     pub use hotpath_engine::CountingAllocator;
     pub use hotpath_engine::{
-        channel, live_threads, model, mutex, profiler_bytes, rw_lock, stream, FnGuard, FnSite, Io, IoSite,
-        MeasuredFuture, SiteName, WrapSite,
+        channel, live_threads, model, mutex, profiler_bytes, rw_lock, stream, ChannelSite, FnGuard, FnSite, Io, IoSite,
+        MeasuredFuture, MutexSite, RwLockSite, SiteName, StreamSite,
     };
     #[cfg(feature = "tokio")]
     pub use hotpath_engine::{monitor_tokio, monitor_tokio_current, sample_tokio_runtimes, TokioSite};
@@ -285,13 +288,16 @@ pub mod __private {
     /// The session guard `#[hotpath::main]` creates: registers the live surfaces
     /// (when compiled in), then starts the session.
     #[must_use = "profiling stops and the report is printed when the guard is dropped"]
-    pub struct MainGuard(#[allow(dead_code)] hotpath_session::MainGuard);
+    pub struct MainGuard {
+        // Held for its `Drop`, which writes the report.
+        _session: hotpath_session::MainGuard,
+    }
 
     impl MainGuard {
         /// Starts profiling with `config`.
         pub fn start(config: MainConfig) -> Self {
             hotpath_live::install();
-            Self(hotpath_session::MainGuard::start(config))
+            Self { _session: hotpath_session::MainGuard::start(config) }
         }
     }
 }

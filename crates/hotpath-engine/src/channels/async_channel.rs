@@ -7,11 +7,13 @@ use std::task::{Context, Poll};
 
 use ::async_channel::{self as ac, RecvError, SendError, TryRecvError, TrySendError};
 use futures_core::{FusedStream, Stream};
+use pin_project_lite::pin_project;
 
-use super::instance::{open, Flavor, Rx, Tx};
+use super::entry::ChannelSite;
+use super::handle::{open, Rx, Tx};
+use super::instance::Flavor;
 use super::instrument::InstrumentChannel;
 use crate::clock;
-use crate::entries::WrapSite;
 
 /// A wrapped [`async_channel::Sender`].
 pub struct Sender<T> {
@@ -19,15 +21,18 @@ pub struct Sender<T> {
     meta: Tx,
 }
 
-/// A wrapped [`async_channel::Receiver`].
-pub struct Receiver<T> {
-    inner: ac::Receiver<T>,
-    meta: Rx,
+pin_project! {
+    /// A wrapped [`async_channel::Receiver`].
+    pub struct Receiver<T> {
+        #[pin]
+        inner: ac::Receiver<T>,
+        meta: Rx,
+    }
 }
 
 impl<T> InstrumentChannel for (ac::Sender<T>, ac::Receiver<T>) {
     type Output = (Sender<T>, Receiver<T>);
-    fn instrument(self, site: &'static WrapSite) -> Self::Output {
+    fn instrument(self, site: &'static ChannelSite) -> Self::Output {
         let capacity = self.0.capacity();
         let kind = if capacity.is_some() { "async_channel::bounded" } else { "async_channel::unbounded" };
         let (tx, rx) = open::<T>(site, kind, capacity, Flavor::Fifo);
@@ -123,9 +128,8 @@ impl<T> Stream for Receiver<T> {
     type Item = T;
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<T>> {
-        // SAFETY: `inner` is structurally pinned: never moved out of `self`.
-        let this = unsafe { self.get_unchecked_mut() };
-        let polled = unsafe { Pin::new_unchecked(&mut this.inner) }.poll_next(cx);
+        let this = self.project();
+        let polled = this.inner.poll_next(cx);
         if let Poll::Ready(Some(_)) = &polled {
             this.meta.on_receive(None);
         }

@@ -10,10 +10,11 @@ use crossbeam_channel::{
     self as cb, RecvError, RecvTimeoutError, SendError, SendTimeoutError, TryRecvError, TrySendError,
 };
 
-use super::instance::{open, Flavor, Rx, Tx};
+use super::entry::ChannelSite;
+use super::handle::{open, Rx, Tx};
+use super::instance::Flavor;
 use super::instrument::InstrumentChannel;
 use crate::clock;
-use crate::entries::WrapSite;
 
 /// A wrapped [`crossbeam_channel::Sender`].
 pub struct Sender<T> {
@@ -29,7 +30,7 @@ pub struct Receiver<T> {
 
 impl<T> InstrumentChannel for (cb::Sender<T>, cb::Receiver<T>) {
     type Output = (Sender<T>, Receiver<T>);
-    fn instrument(self, site: &'static WrapSite) -> Self::Output {
+    fn instrument(self, site: &'static ChannelSite) -> Self::Output {
         let capacity = self.0.capacity();
         let kind = if capacity.is_some() { "crossbeam::bounded" } else { "crossbeam::unbounded" };
         let (tx, rx) = open::<T>(site, kind, capacity, Flavor::Fifo);

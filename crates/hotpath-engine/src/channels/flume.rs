@@ -6,10 +6,11 @@ use std::time::{Duration, Instant};
 
 use ::flume::{self as fl, RecvError, RecvTimeoutError, SendError, SendTimeoutError, TryRecvError, TrySendError};
 
-use super::instance::{open, Flavor, Rx, Tx};
+use super::entry::ChannelSite;
+use super::handle::{open, Rx, Tx};
+use super::instance::Flavor;
 use super::instrument::InstrumentChannel;
 use crate::clock;
-use crate::entries::WrapSite;
 
 /// A wrapped [`flume::Sender`].
 pub struct Sender<T> {
@@ -25,7 +26,7 @@ pub struct Receiver<T> {
 
 impl<T> InstrumentChannel for (fl::Sender<T>, fl::Receiver<T>) {
     type Output = (Sender<T>, Receiver<T>);
-    fn instrument(self, site: &'static WrapSite) -> Self::Output {
+    fn instrument(self, site: &'static ChannelSite) -> Self::Output {
         let capacity = self.0.capacity();
         let kind = if capacity.is_some() { "flume::bounded" } else { "flume::unbounded" };
         let (tx, rx) = open::<T>(site, kind, capacity, Flavor::Fifo);

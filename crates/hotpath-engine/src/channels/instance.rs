@@ -1,6 +1,6 @@
 //! One wrapped channel: counters shared by its senders and receivers, the latency ring
-//! and the slow-consumer history. Handles ([`Tx`], [`Rx`]) count the live halves, so the
-//! instance knows when it closes and when its last half is gone.
+//! and the slow-consumer history. It knows nothing of its entry: the handles
+//! (`handle.rs`) count its live halves and hand it back to the entry when the last goes.
 //!
 //! Per message a send does one `fetch_add` on the sender line, a load of the receiver
 //! line, one clock read and a ring stamp; a receive does one `fetch_add` on the
@@ -8,13 +8,11 @@
 //! latency cell. Producers and consumers write separate cache lines.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
-use super::entry::ChannelEntry;
-use super::ring::{Ring, Stamp};
+use super::ring::{Ring, Stamp, MAX_SLOTS};
 use super::slow::{History, SAMPLE_MS};
-use crate::entries::{entry, short_type_name, WrapSite};
-use crate::functions::record_metric;
+use crate::functions::{record_metric, Metric};
 use crate::sync::Padded;
 use crate::{clock, memory};
 
@@ -24,11 +22,21 @@ pub(crate) enum Flavor {
     /// One queue, each message received once, in order.
     Fifo,
     /// Every receiver gets every message; receivers keep their own positions.
-    #[cfg_attr(not(feature = "tokio"), allow(dead_code))]
+    #[cfg(feature = "tokio")]
     Broadcast,
     /// One value, replaced by each send; receivers see the latest.
-    #[cfg_attr(not(feature = "tokio"), allow(dead_code))]
+    #[cfg(feature = "tokio")]
     Watch,
+}
+
+impl Flavor {
+    /// A latest-value channel: no queue, one ring slot.
+    fn is_watch(self) -> bool {
+        #[cfg(feature = "tokio")]
+        return self == Flavor::Watch;
+        #[cfg(not(feature = "tokio"))]
+        false
+    }
 }
 
 #[derive(Default)]
@@ -49,61 +57,70 @@ struct RxLine {
 }
 
 pub(crate) struct Instance {
-    entry: &'static ChannelEntry,
     flavor: Flavor,
+    /// The entry's metrics, copied in.
+    latency: Metric,
+    blocked: Metric,
     tx: Padded<TxLine>,
     rx: Padded<RxLine>,
     ring: Ring,
     senders: AtomicUsize,
     receivers: AtomicUsize,
     handles: AtomicUsize,
+    /// Index in the entry's list of live instances; changed only under the entry's lock.
+    slot: AtomicUsize,
     slow: AtomicBool,
     slow_now: AtomicBool,
     history: Mutex<History>,
 }
 
-/// Wraps a new channel carrying `T` at `site`: its entry, a fresh instance, and one
-/// handle for each half that exists.
-pub(crate) fn open<T>(
-    site: &'static WrapSite,
-    kind: &'static str,
-    capacity: Option<usize>,
-    flavor: Flavor,
-) -> (Tx, Rx) {
-    let entry =
-        entry(site, std::any::type_name::<T>(), |header| ChannelEntry::new(header, kind, capacity.map(|c| c as u64)));
-    let slots = match flavor {
-        Flavor::Watch => 1,
-        _ => capacity.unwrap_or(super::ring::MAX_SLOTS),
-    };
-    let instance = memory::untracked(|| {
-        let instance = Arc::new(Instance {
-            entry,
+impl Instance {
+    /// A channel of `capacity` (when bounded and known), recording into the given metrics.
+    pub(crate) fn new(flavor: Flavor, capacity: Option<usize>, latency: Metric, blocked: Metric) -> Self {
+        let slots = if flavor.is_watch() { 1 } else { capacity.unwrap_or(MAX_SLOTS) };
+        let instance = Self {
             flavor,
+            latency,
+            blocked,
             tx: Padded(TxLine::default()),
             rx: Padded(RxLine::default()),
             ring: Ring::new(slots),
             senders: AtomicUsize::new(0),
             receivers: AtomicUsize::new(0),
             handles: AtomicUsize::new(0),
+            slot: AtomicUsize::new(0),
             slow: AtomicBool::new(false),
             slow_now: AtomicBool::new(false),
             history: Mutex::new(History::default()),
-        });
+        };
         memory::allocated(std::mem::size_of::<Instance>() + instance.ring.heap_bytes());
         instance.tx.next_sample.store(clock::now().wrapping_add(clock::ticks_in_ms(SAMPLE_MS)), Relaxed);
-        entry.attach(Arc::clone(&instance));
         instance
-    });
-    (Tx::new(&instance), Rx::new(&instance))
-}
+    }
 
-/// The short name of `T`, for rows.
-pub(crate) fn type_label(name: &str) -> String {
-    short_type_name(name)
-}
+    /// A new handle: a sender or a receiver.
+    pub(crate) fn join(&self, sender: bool) {
+        let halves = if sender { &self.senders } else { &self.receivers };
+        halves.fetch_add(1, Relaxed);
+        self.handles.fetch_add(1, Relaxed);
+    }
 
-impl Instance {
+    /// A handle dropped; true for the last one.
+    pub(crate) fn leave(&self, sender: bool) -> bool {
+        let halves = if sender { &self.senders } else { &self.receivers };
+        halves.fetch_sub(1, Relaxed);
+        // AcqRel: the last handle sees every count the other handles made before dropping.
+        self.handles.fetch_sub(1, std::sync::atomic::Ordering::AcqRel) == 1
+    }
+
+    pub(crate) fn slot(&self) -> usize {
+        self.slot.load(Relaxed)
+    }
+
+    pub(crate) fn set_slot(&self, slot: usize) {
+        self.slot.store(slot, Relaxed);
+    }
+
     pub(crate) fn sent(&self) -> u64 {
         self.tx.sent.load(Relaxed)
     }
@@ -123,7 +140,7 @@ impl Instance {
 
     /// Messages queued now (pending deliveries for broadcast; 0 for watch).
     pub(crate) fn queue_len(&self) -> u64 {
-        if self.flavor == Flavor::Watch {
+        if self.flavor.is_watch() {
             return 0;
         }
         let queued = self.tx.sent.load(Relaxed) + self.tx.extra_queued.load(Relaxed);
@@ -147,12 +164,9 @@ impl Instance {
         }
         let consumed = self.rx.received.load(Relaxed);
         if let Some(received) = self.ring.stamp(seq, tick, consumed, self.flavor != Flavor::Fifo) {
-            record_metric(self.entry.latency, received.saturating_sub(tick));
+            record_metric(self.latency, received.saturating_sub(tick));
         }
-        let depth = match self.flavor {
-            Flavor::Fifo => (seq + 1).saturating_sub(consumed),
-            _ => self.queue_len(),
-        };
+        let depth = if self.flavor == Flavor::Fifo { (seq + 1).saturating_sub(consumed) } else { self.queue_len() };
         if depth > self.tx.max_queue.load(Relaxed) {
             self.tx.max_queue.fetch_max(depth, Relaxed);
         }
@@ -166,17 +180,17 @@ impl Instance {
     pub(crate) fn on_receive(&self, seq: Option<u64>) {
         let nth = self.rx.received.fetch_add(1, Relaxed);
         let now = clock::now();
-        let stamp = match (self.flavor, seq) {
-            (Flavor::Watch, _) => self.ring.latest().map_or(Stamp::Missing, Stamp::Sent),
-            (_, Some(seq)) => self.ring.read(seq),
-            (_, None) => self.ring.read(nth),
+        let stamp = if self.flavor.is_watch() {
+            self.ring.latest().map_or(Stamp::Missing, Stamp::Sent)
+        } else {
+            self.ring.read(seq.unwrap_or(nth))
         };
         match stamp {
-            Stamp::Sent(tick) => record_metric(self.entry.latency, now.saturating_sub(tick)),
+            Stamp::Sent(tick) => record_metric(self.latency, now.saturating_sub(tick)),
             // Overtook its sender's bookkeeping: the sender records the latency.
             Stamp::Missing if self.flavor == Flavor::Fifo => {
                 if let Some(tick) = self.ring.claim(nth, now) {
-                    record_metric(self.entry.latency, now.saturating_sub(tick));
+                    record_metric(self.latency, now.saturating_sub(tick));
                 }
             }
             Stamp::Missing => {}
@@ -186,14 +200,14 @@ impl Instance {
 
     /// Queue entries that left unreceived: a lagged broadcast receiver's skipped
     /// messages, or the backlog of a receiver that was dropped.
-    #[cfg_attr(not(any(feature = "tokio", feature = "async-channel")), allow(dead_code))]
+    #[cfg(any(feature = "tokio", feature = "async-channel"))]
     pub(crate) fn on_discard(&self, count: u64) {
         self.rx.extra_dequeued.fetch_add(count, Relaxed);
     }
 
     /// A send that waited `ticks` on a full channel.
     pub(crate) fn on_blocked(&self, ticks: u64) {
-        record_metric(self.entry.blocked, ticks);
+        record_metric(self.blocked, ticks);
     }
 
     #[inline(always)]
@@ -225,84 +239,5 @@ impl Instance {
 impl Drop for Instance {
     fn drop(&mut self) {
         memory::freed(std::mem::size_of::<Instance>() + self.ring.heap_bytes());
-    }
-}
-
-/// A sender's share of an instance; one per wrapped sender value.
-pub(crate) struct Tx(Arc<Instance>);
-
-impl Tx {
-    fn new(instance: &Arc<Instance>) -> Self {
-        instance.senders.fetch_add(1, Relaxed);
-        instance.handles.fetch_add(1, Relaxed);
-        Self(Arc::clone(instance))
-    }
-
-    /// A receiver of the same instance (broadcast and watch `subscribe`).
-    #[cfg_attr(not(feature = "tokio"), allow(dead_code))]
-    pub(crate) fn subscribe(&self) -> Rx {
-        Rx::new(&self.0)
-    }
-}
-
-impl Clone for Tx {
-    fn clone(&self) -> Self {
-        Self::new(&self.0)
-    }
-}
-
-impl std::ops::Deref for Tx {
-    type Target = Instance;
-    fn deref(&self) -> &Instance {
-        &self.0
-    }
-}
-
-impl Drop for Tx {
-    fn drop(&mut self) {
-        self.0.senders.fetch_sub(1, Relaxed);
-        release(&self.0);
-    }
-}
-
-/// A receiver's share of an instance; one per wrapped receiver value.
-pub(crate) struct Rx(Arc<Instance>);
-
-impl Rx {
-    fn new(instance: &Arc<Instance>) -> Self {
-        instance.receivers.fetch_add(1, Relaxed);
-        instance.handles.fetch_add(1, Relaxed);
-        Self(Arc::clone(instance))
-    }
-
-    /// Another receiver of the same instance (MPMC receivers are `Clone`).
-    #[cfg_attr(
-        not(any(feature = "tokio", feature = "crossbeam", feature = "flume", feature = "async-channel")),
-        allow(dead_code)
-    )]
-    pub(crate) fn another(&self) -> Self {
-        Self::new(&self.0)
-    }
-}
-
-impl std::ops::Deref for Rx {
-    type Target = Instance;
-    fn deref(&self) -> &Instance {
-        &self.0
-    }
-}
-
-impl Drop for Rx {
-    fn drop(&mut self) {
-        self.0.receivers.fetch_sub(1, Relaxed);
-        release(&self.0);
-    }
-}
-
-/// Drops one handle; the last one folds the instance into its entry.
-fn release(instance: &Arc<Instance>) {
-    // AcqRel: the last handle sees every count the other handles made before dropping.
-    if instance.handles.fetch_sub(1, std::sync::atomic::Ordering::AcqRel) == 1 {
-        memory::untracked(|| instance.entry.retire(instance));
     }
 }

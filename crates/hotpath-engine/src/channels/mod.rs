@@ -3,8 +3,9 @@
 //! - `instrument`: the [`InstrumentChannel`] trait `channel!` dispatches on, one
 //!   implementation per backend's `(sender, receiver)` pair.
 //! - `entry`: one row per site and message type, live instances plus retired totals.
-//! - `instance`: counters shared by the halves of one channel, and the handles that
-//!   track which halves are alive.
+//! - `instance`: counters shared by the halves of one channel.
+//! - `handle`: what each wrapped half holds; tracks which halves are alive and hands
+//!   the instance back to its entry when the last is gone.
 //! - `ring`: send ticks matched to receives in FIFO order, for latency.
 //! - `slow`: the slow-consumer rule, sampled by the channel's own operations.
 //! - one file per backend: `std` always; `tokio_*` (`tokio`), `futures_*` (`futures`),
@@ -55,6 +56,7 @@ mod entry;
 pub mod flume;
 #[cfg(feature = "futures")]
 pub mod futures;
+mod handle;
 mod instance;
 mod instrument;
 mod ring;
@@ -64,5 +66,6 @@ pub mod std;
 #[cfg(feature = "tokio")]
 pub mod tokio;
 
+pub use entry::{ChannelEntry, ChannelSite};
 pub use instrument::{channel, InstrumentChannel};
 pub(crate) use section::section;

@@ -3,32 +3,31 @@
 use hotpath_model::{ChannelRow, Channels};
 
 use super::entry::ChannelEntry;
-use super::instance::type_label;
 use super::slow;
 use crate::durations;
-use crate::entries::{all, Entry};
+use crate::entries::{short_type_name, Instrument};
 use crate::functions::{select, SiteTotals};
 use crate::options::Options;
 
-/// Slow consumers first, then by messages sent. `None` when no channel was wrapped.
+/// Slow consumers first, then by messages sent, from the metrics' `totals`. `None` when
+/// no channel was wrapped.
 pub(crate) fn section(totals: &[SiteTotals], ratio: f64, config: &Options) -> Option<Channels> {
-    let entries = all::<ChannelEntry>();
+    let entries = ChannelEntry::registry().all();
     if entries.is_empty() {
         return None;
     }
     let empty = SiteTotals::default();
-    let metric = |site: &'static crate::functions::FnSite| totals.get(site.id() as usize).unwrap_or(&empty);
+    let metric = |metric: crate::functions::Metric| metric.totals(totals).unwrap_or(&empty);
     let mut rows: Vec<ChannelRow> = entries
         .iter()
         .map(|e| {
             let t = e.totals();
-            let h = e.header();
             let mut row = ChannelRow::default();
-            row.name = h.name.clone();
-            row.file = h.file().to_string();
-            row.line = h.line();
+            row.name = e.name().to_string();
+            row.file = e.file().to_string();
+            row.line = e.line();
             row.kind = e.kind.to_string();
-            row.message_type = type_label(h.type_name);
+            row.message_type = short_type_name(e.type_name());
             row.capacity = e.capacity;
             row.instances = t.instances;
             row.closed_instances = t.closed;

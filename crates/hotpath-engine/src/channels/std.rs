@@ -8,10 +8,11 @@
 use std::sync::mpsc::{self, RecvError, RecvTimeoutError, SendError, TryRecvError, TrySendError};
 use std::time::Duration;
 
-use super::instance::{open, Flavor, Rx, Tx};
+use super::entry::ChannelSite;
+use super::handle::{open, Rx, Tx};
+use super::instance::Flavor;
 use super::instrument::InstrumentChannel;
 use crate::clock;
-use crate::entries::WrapSite;
 
 /// A wrapped [`std::sync::mpsc::Sender`].
 pub struct Sender<T> {
@@ -33,7 +34,7 @@ pub struct Receiver<T> {
 
 impl<T> InstrumentChannel for (mpsc::Sender<T>, mpsc::Receiver<T>) {
     type Output = (Sender<T>, Receiver<T>);
-    fn instrument(self, site: &'static WrapSite) -> Self::Output {
+    fn instrument(self, site: &'static ChannelSite) -> Self::Output {
         let (tx, rx) = open::<T>(site, "std::channel", None, Flavor::Fifo);
         (Sender { inner: self.0, meta: tx }, Receiver { inner: self.1, meta: rx })
     }
@@ -41,7 +42,7 @@ impl<T> InstrumentChannel for (mpsc::Sender<T>, mpsc::Receiver<T>) {
 
 impl<T> InstrumentChannel for (mpsc::SyncSender<T>, mpsc::Receiver<T>) {
     type Output = (SyncSender<T>, Receiver<T>);
-    fn instrument(self, site: &'static WrapSite) -> Self::Output {
+    fn instrument(self, site: &'static ChannelSite) -> Self::Output {
         // std does not expose the bound; latencies use the largest ring.
         let (tx, rx) = open::<T>(site, "std::sync_channel", None, Flavor::Fifo);
         (SyncSender { inner: self.0, meta: tx }, Receiver { inner: self.1, meta: rx })

@@ -7,9 +7,9 @@ use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use crate::functions::{FnSite, SiteCell, Usage};
+use super::recorder::{self, ThreadRecorder};
+use super::{FnSite, SiteCell, Usage};
 use crate::switch;
-use crate::thread::{self, ThreadRecorder};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum State {
@@ -66,7 +66,7 @@ impl<F: Future> Future for MeasuredFuture<F> {
             }
             _ => {}
         }
-        let recorder = thread::current();
+        let recorder = recorder::current();
         // SAFETY: a non-null recorder is valid on this thread for the whole poll.
         let Some(recorder) = (unsafe { recorder.as_ref() }) else { return inner.poll(cx) };
         let id = this.site.id();
@@ -94,7 +94,7 @@ impl<F> Drop for MeasuredFuture<F> {
             return;
         }
         // SAFETY: as in `poll`.
-        if let Some(cell) = unsafe { thread::current().as_ref() }.and_then(|r| r.cell(self.site.id())) {
+        if let Some(cell) = unsafe { recorder::current().as_ref() }.and_then(|r| r.cell(self.site.id())) {
             cell.cancel();
         }
     }

@@ -1,9 +1,9 @@
 //! The sync frame: created as the first statement of a measured function, dropped
 //! when it returns, unwinds or breaks out.
 
-use crate::functions::{FnSite, SiteCell, Usage};
+use super::recorder::{self, ThreadRecorder};
+use super::{FnSite, SiteCell, Usage};
 use crate::switch;
-use crate::thread::{self, ThreadRecorder};
 
 /// Times one call of a sync function. Not `Send`: it must end on its own thread.
 pub struct FnGuard {
@@ -20,7 +20,7 @@ impl FnGuard {
         if !switch::enabled() {
             return Self::inactive();
         }
-        let recorder = thread::current();
+        let recorder = recorder::current();
         // SAFETY: a non-null recorder is valid on this thread until its exit hook runs,
         // which cannot happen while this frame is on the stack.
         let id = site.id();

@@ -1,42 +1,113 @@
 //! Durations of other instruments (channel latency, lock wait and hold, stream item
-//! intervals) recorded into the calling thread's cell of a metric [`FnSite`], so they get
-//! the same plain-store recording, histograms, merge and thread-exit folding as
-//! functions, with no machinery of their own.
+//! intervals) recorded into per-thread [`SiteCell`]s, so they get the same plain-store
+//! recording, histograms, merge and thread-exit folding as functions.
+//!
+//! Metrics have an id space and per-thread recorders of their own, apart from function
+//! sites: however many entries the instruments create, a measured function never loses
+//! its row to them. An entry takes its metric ids when it is created (a cold path); ids
+//! past the cells' capacity have no cells and their values are counted as dropped
+//! (entries are capped per instrument well below that, see `entries`).
 //!
 //! A metric cell holds durations (`calls`, `sum`, `min`, `max`, histogram: see
 //! [`record_metric`]) and, separately, a count of events that carry no duration
 //! (`polls`: see [`count_metric`]), such as lock acquisitions of which only a sample is
 //! timed.
 
-use crate::functions::FnSite;
-use crate::{switch, thread};
+use std::cell::Cell;
+use std::ptr;
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
-/// Records `ticks` for `site` on this thread. One relaxed load when profiling is off.
-#[inline(always)]
-pub(crate) fn record_metric(site: &'static FnSite, ticks: u64) {
-    if !switch::enabled() {
-        return;
+use super::cell::{SiteCell, SiteTotals};
+use crate::thread::{self, Cells, Current, ExitHook, Recorder, Registry};
+use crate::{memory, switch};
+
+/// Cells for metric ids below 32,768. Entries take 1 (stream) to 4 (RwLock) metrics, 9
+/// over the four instruments, and each instrument holds at most `MAX_SHARED` +
+/// `MAX_INSTANCES` (3,000) entries besides its sites' overflow entries (`entries`).
+type MetricCells = Cells<SiteCell, 512>;
+
+/// One quantity of one entry: an index into every thread's metric cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Metric(u32);
+
+static NEXT: AtomicU32 = AtomicU32::new(0);
+
+impl Metric {
+    /// A new metric; called when an entry is created, never per operation.
+    pub(crate) fn new() -> Self {
+        Self(NEXT.fetch_add(1, Relaxed))
     }
-    // SAFETY: a non-null recorder is valid on this thread until its exit hook runs.
-    match unsafe { thread::current().as_ref() }.and_then(|r| r.cell(site.id())) {
-        Some(cell) => cell.record(ticks),
-        None => switch::count_dropped(),
+
+    /// Its totals in `totals` (from [`collect`]), if it recorded anything.
+    pub(crate) fn totals(self, totals: &[SiteTotals]) -> Option<&SiteTotals> {
+        totals.get(self.0 as usize)
     }
 }
 
-/// Counts `n` events for `site` on this thread; returns the thread's new count for the
-/// site (0 when nothing was recorded), which callers use to pick samples.
+/// One thread's metric cells. Written only by that thread.
+struct MetricRecorder {
+    cells: MetricCells,
+}
+
+impl MetricRecorder {
+    fn new() -> Self {
+        memory::allocated(std::mem::size_of::<Self>());
+        Self { cells: Cells::new() }
+    }
+}
+
+impl Recorder for MetricRecorder {
+    type Cell = SiteCell;
+    fn for_each_cell(&self, f: impl FnMut(usize, &SiteCell)) {
+        self.cells.for_each(f);
+    }
+}
+
+impl Drop for MetricRecorder {
+    fn drop(&mut self) {
+        memory::freed(std::mem::size_of::<Self>());
+    }
+}
+
+static REGISTRY: Registry<MetricRecorder, SiteTotals> = Registry::new();
+
+thread_local! {
+    static CURRENT: Current<MetricRecorder> = const { Cell::new(ptr::null()) };
+    static EXIT: ExitHook<MetricRecorder, SiteTotals> = const { ExitHook::new(&CURRENT, &REGISTRY) };
+}
+
+/// Runs `f` on this thread's cell of `metric`; `None` when there is none (the thread is
+/// exiting, or the id is past [`CAPACITY`]).
 #[inline(always)]
-pub(crate) fn count_metric(site: &'static FnSite, n: u64) -> u64 {
+fn with_cell<O>(metric: Metric, f: impl FnOnce(&SiteCell) -> O) -> Option<O> {
+    thread::with_recorder(&REGISTRY, &CURRENT, &EXIT, MetricRecorder::new, |r| r.cells.get(metric.0).map(f)).flatten()
+}
+
+/// Records `ticks` for `metric` on this thread. One relaxed load when profiling is off.
+#[inline(always)]
+pub(crate) fn record_metric(metric: Metric, ticks: u64) {
+    if !switch::enabled() {
+        return;
+    }
+    if with_cell(metric, |cell| cell.record(ticks)).is_none() {
+        switch::count_dropped();
+    }
+}
+
+/// Counts `n` events for `metric` on this thread; returns the thread's new count for the
+/// metric (0 when nothing was recorded), which callers use to pick samples.
+#[inline(always)]
+pub(crate) fn count_metric(metric: Metric, n: u64) -> u64 {
     if !switch::enabled() {
         return 0;
     }
-    // SAFETY: as in `record_metric`.
-    match unsafe { thread::current().as_ref() }.and_then(|r| r.cell(site.id())) {
-        Some(cell) => cell.count_events(n),
-        None => {
-            switch::count_dropped();
-            0
-        }
-    }
+    with_cell(metric, |cell| cell.count_events(n)).unwrap_or_else(|| {
+        switch::count_dropped();
+        0
+    })
+}
+
+/// Every metric's totals over live and exited threads, indexed by metric id.
+pub(crate) fn collect() -> Vec<SiteTotals> {
+    REGISTRY.collect()
 }

@@ -1,18 +1,21 @@
-//! Function timing: `#[measure]`, `#[measure_all]` and `measure_block!`.
+//! Function timing: `#[measure]`, `#[measure_all]` and `measure_block!`, and the
+//! per-thread duration cells other instruments record their metrics into.
 //!
 //! - `site`: the static call site each macro emits, registered once.
 //! - `cell`: one site's numbers on one thread, and their merge over threads.
+//! - `recorder`: a thread's site cells and frame stack, and the registry of all threads'.
 //! - `frame`: the usage (time, allocations) a frame reads at entry and exit.
 //! - `guard`: the sync frame (a guard on the caller's stack).
 //! - `future`: the async frame, pushed and popped on every poll.
 //! - `section`: the `functions-timing` section of the report.
-//! - `metric`: durations of other instruments recorded in the same per-thread cells.
+//! - `metric`: durations of other instruments, in cells of their own id space.
 
 mod cell;
 mod frame;
 mod future;
 mod guard;
 mod metric;
+mod recorder;
 mod section;
 mod site;
 
@@ -20,7 +23,8 @@ pub(crate) use cell::{SiteCell, SiteTotals};
 pub(crate) use frame::Usage;
 pub use future::MeasuredFuture;
 pub use guard::FnGuard;
-pub(crate) use metric::{count_metric, record_metric};
+pub(crate) use metric::{collect as collect_metrics, count_metric, record_metric, Metric};
+pub(crate) use recorder::{collect, live_threads};
 pub(crate) use section::{named, section, select, Named};
 #[cfg(all(feature = "cpu", target_os = "linux"))]
 pub(crate) use site::registered as registered_sites;

@@ -22,9 +22,6 @@ pub(crate) enum SiteKind {
     Function,
     /// `future!`: the futures section (with the async functions).
     Future,
-    /// One duration of another instrument (channel latency, lock wait, ...). It reuses the
-    /// per-thread cells and their merge; its instrument's section reads it by id.
-    Metric,
 }
 
 /// Static metadata of one measured function or block, emitted by the macros.
@@ -49,22 +46,6 @@ impl FnSite {
     /// The site of a `future!`, reported in the futures section only.
     pub const fn future(name: SiteName, file: &'static str, line: u32) -> Self {
         Self { id: AtomicU32::new(0), name, file, line, is_async: true, kind: SiteKind::Future }
-    }
-
-    /// A metric site made at run time for an instrument's entry (a cold path: once per
-    /// entry). Leaked like the `static` sites the macros emit; entries are bounded by
-    /// call sites, or by instances with `iter = true`.
-    pub(crate) fn metric() -> &'static Self {
-        let site = Self {
-            id: AtomicU32::new(0),
-            name: SiteName::Label(""),
-            file: "",
-            line: 0,
-            is_async: false,
-            kind: SiteKind::Metric,
-        };
-        crate::memory::allocated(std::mem::size_of::<Self>());
-        crate::memory::untracked(|| Box::leak(Box::new(site)))
     }
 
     /// The site's id, registering it on first use.

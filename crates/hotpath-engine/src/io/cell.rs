@@ -7,13 +7,8 @@
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use crate::histogram::{Histogram, LocalHistogram};
+use crate::sync::bump;
 use crate::thread::Totals;
-
-/// Adds to a counter that only the owning thread writes.
-#[inline(always)]
-fn bump(counter: &AtomicU64, by: u64) {
-    counter.store(counter.load(Relaxed).wrapping_add(by), Relaxed);
-}
 
 /// The operations an `io!` wrapper records.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,7 +17,7 @@ pub(crate) enum Kind {
     Write,
     Flush,
     /// Only async writers shut down (`poll_shutdown`, the `tokio` feature).
-    #[cfg_attr(not(feature = "tokio"), allow(dead_code))]
+    #[cfg(feature = "tokio")]
     Shutdown,
 }
 
@@ -144,6 +139,7 @@ impl IoCell {
             Kind::Read => self.read.complete(bytes, start, end),
             Kind::Write => self.write.complete(bytes, start, end),
             Kind::Flush => self.flush.complete(start, end),
+            #[cfg(feature = "tokio")]
             Kind::Shutdown => self.shutdown.complete(start, end),
         }
     }
@@ -155,6 +151,7 @@ impl IoCell {
             Kind::Read => &self.read.errors,
             Kind::Write => &self.write.errors,
             Kind::Flush => &self.flush.errors,
+            #[cfg(feature = "tokio")]
             Kind::Shutdown => &self.shutdown.errors,
         };
         bump(errors, 1);

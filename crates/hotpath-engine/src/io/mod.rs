@@ -1,8 +1,9 @@
 //! Byte-level I/O: `io!` wrappers around `Read`/`Write` (and with the `tokio`
 //! feature `AsyncRead`/`AsyncWrite`) values.
 //!
-//! - `site`: the static call site each `io!` emits, and its entries (one per
-//!   concrete type, or per instance with `iter = true`), resolved at instance creation.
+//! - `site`: the static call site each `io!` emits (the `entries` mechanism), and its
+//!   entries (one per concrete type, or per instance with `iter = true`), resolved at
+//!   instance creation.
 //! - `wrapper`: `Io<T>`, delegating the sync traits and measuring each operation.
 //! - `tokio`: the async traits; an operation spans its first poll to `Ready`.
 //! - `sampling`: which operations are timed (`HOTPATH_TIME_SAMPLING_RATE`).
@@ -24,5 +25,5 @@ pub(crate) use cell::IoTotals;
 pub(crate) use recorder::collect;
 pub(crate) use sampling::set_rate;
 pub(crate) use section::{section, timed};
-pub use site::IoSite;
+pub use site::{IoEntry, IoSite};
 pub use wrapper::{io_unwrap, Io};

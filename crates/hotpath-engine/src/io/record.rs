@@ -5,32 +5,31 @@ use std::io::ErrorKind;
 
 use super::cell::Kind;
 use super::recorder;
-use super::site::Entry;
+use super::site::IoEntry;
+use crate::entries::Entry;
 use crate::switch;
 
 /// Accounts one operation that began at `start` (a tick, or `UNTIMED`) and ended
 /// at `end`. `WouldBlock` and `Interrupted` are retried by the caller, so they are
 /// neither an operation nor an error.
 #[inline(always)]
-pub(crate) fn finish(entry: &Entry, kind: Kind, start: u64, end: u64, outcome: Result<u64, ErrorKind>) {
+pub(crate) fn finish(entry: &Entry<IoEntry>, kind: Kind, start: u64, end: u64, outcome: Result<u64, ErrorKind>) {
     if let Err(ErrorKind::WouldBlock | ErrorKind::Interrupted) = outcome {
         return;
     }
-    let Some(cell) = recorder::cell(entry.id) else {
-        switch::count_dropped();
-        return;
-    };
-    match outcome {
+    let recorded = recorder::with_cell(entry.id(), |cell| match outcome {
         Ok(bytes) => cell.complete(kind, bytes, start, end),
         Err(_) => cell.fail(kind),
+    });
+    if recorded.is_none() {
+        switch::count_dropped();
     }
 }
 
 /// Counts a new wrapper instance of `entry`.
-pub(crate) fn instance(entry: &Entry) {
-    match recorder::cell(entry.id) {
-        Some(cell) => cell.add_instance(),
-        None => switch::count_dropped(),
+pub(crate) fn instance(entry: &Entry<IoEntry>) {
+    if recorder::with_cell(entry.id(), |cell| cell.add_instance()).is_none() {
+        switch::count_dropped();
     }
 }
 

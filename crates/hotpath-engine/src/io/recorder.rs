@@ -1,23 +1,22 @@
 //! Per-thread I/O cells, and the registry of live and exited threads' cells.
 //!
 //! The same mechanism as function recording (`thread::Cells`, `thread::Registry`),
-//! with a registry of its own so that I/O entries (which `iter = true` can create
-//! per instance) have their own id space. Memory is bounded by entries × live threads.
+//! with a registry of its own so that I/O entries have their own id space. Memory is
+//! bounded by entries × live threads.
 
 use std::cell::Cell;
 use std::ptr;
 
 use super::cell::{IoCell, IoTotals};
 use crate::memory;
-use crate::thread::{Cells, Current, ExitHook, Recorder, Registry};
+use crate::thread::{self, Cells, Current, ExitHook, Recorder, Registry};
 
+/// Entry ids are below this (32,768); an entry past it (beyond the caps of `entries`,
+/// only with tens of thousands of call sites) is passed through and counted as dropped.
 type IoCells = Cells<IoCell, 512>;
 
-/// Entry ids are below this; further entries are not created (see `site`).
-pub(crate) const MAX_ENTRIES: usize = IoCells::CAPACITY;
-
 /// One thread's I/O cells. Written only by that thread.
-pub(crate) struct IoRecorder {
+struct IoRecorder {
     cells: IoCells,
 }
 
@@ -48,13 +47,11 @@ thread_local! {
     static EXIT: ExitHook<IoRecorder, IoTotals> = const { ExitHook::new(&CURRENT, &REGISTRY) };
 }
 
-/// This thread's cell for entry `id`; `None` while the thread is exiting.
+/// Runs `f` on this thread's cell for entry `id`; `None` while the thread is exiting
+/// (or past the id space). The cell is lent for the call only: it is freed at thread exit.
 #[inline(always)]
-pub(crate) fn cell(id: u32) -> Option<&'static IoCell> {
-    let p = REGISTRY.current(&CURRENT, &EXIT, IoRecorder::new);
-    // SAFETY: a non-null recorder stays valid on this thread until its exit hook
-    // runs, and the returned cell is used before this call's caller returns.
-    unsafe { p.as_ref() }.and_then(|r| r.cells.get(id))
+pub(crate) fn with_cell<O>(id: u32, f: impl FnOnce(&IoCell) -> O) -> Option<O> {
+    thread::with_recorder(&REGISTRY, &CURRENT, &EXIT, IoRecorder::new, |r| r.cells.get(id).map(f)).flatten()
 }
 
 /// Every entry's totals over live and exited threads, indexed by entry id.

@@ -4,8 +4,9 @@ use hotpath_model::{IoControl, IoRow, IoSection, IoTransfer, Percentiles};
 
 use super::cell::{ControlTotals, IoTotals, TransferTotals};
 use super::sampling;
-use super::site::{registered, Entry};
+use super::site::{registered, IoEntry};
 use crate::clock::to_ns;
+use crate::entries::{short_type_name, Entry};
 use crate::options::Options;
 
 /// Rows for every entry with activity, sorted by total operation time (then bytes),
@@ -16,7 +17,7 @@ pub(crate) fn section(totals: &[IoTotals], ratio: f64, config: &Options) -> Opti
         .iter()
         .enumerate()
         .filter(|(_, t)| !t.is_empty())
-        .filter_map(|(id, t)| entries.get(id).copied().flatten().map(|e| row(e, t, ratio, config)))
+        .filter_map(|(id, t)| entries.get(id).map(|e| row(e, t, ratio, config)))
         .collect();
     if rows.is_empty() {
         return None;
@@ -47,15 +48,14 @@ pub(crate) fn timed(totals: &[IoTotals]) -> bool {
     totals.iter().any(|t| t.read.timed_ops + t.write.timed_ops + t.flush.timed_ops + t.shutdown.timed_ops > 0)
 }
 
-fn row(entry: &Entry, t: &IoTotals, ratio: f64, config: &Options) -> IoRow {
-    let site = entry.site;
+fn row(entry: &Entry<IoEntry>, t: &IoTotals, ratio: f64, config: &Options) -> IoRow {
     let mut row = IoRow::default();
-    row.name = entry.name();
-    row.label = site.label().map(str::to_string);
-    row.file = site.file().to_string();
-    row.line = site.line();
-    row.type_name = entry.type_name.to_string();
-    row.iter = site.iter();
+    row.name = entry.name().to_string();
+    row.label = entry.label().map(str::to_string);
+    row.file = entry.file().to_string();
+    row.line = entry.line();
+    row.type_name = entry.type_name().to_string();
+    row.iter = entry.iter();
     row.instances = t.instances;
     row.read = transfer(&t.read, ratio, config);
     row.write = transfer(&t.write, ratio, config);
@@ -108,7 +108,7 @@ fn disambiguate(rows: &mut [IoRow]) {
         .collect();
     for (row, typed) in rows.iter_mut().zip(&typed) {
         if *typed {
-            row.name = format!("{} <{}>", row.name, short_type(&row.type_name));
+            row.name = format!("{} <{}>", row.name, short_type_name(&row.type_name));
         }
     }
     let located: Vec<bool> = (0..rows.len()).map(|i| clashes(rows, i)).collect();
@@ -117,23 +117,6 @@ fn disambiguate(rows: &mut [IoRow]) {
             row.name = format!("{} @ {}:{}", row.name, row.file, row.line);
         }
     }
-}
-
-/// `std::io::BufReader<std::fs::File>` → `BufReader<File>`.
-fn short_type(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    let mut segment = String::new();
-    for c in name.chars() {
-        if c.is_alphanumeric() || c == '_' || c == ':' {
-            segment.push(c);
-        } else {
-            out.push_str(segment.rsplit("::").next().unwrap_or(""));
-            segment.clear();
-            out.push(c);
-        }
-    }
-    out.push_str(segment.rsplit("::").next().unwrap_or(""));
-    out
 }
 
 #[cfg(test)]
@@ -147,12 +130,6 @@ mod tests {
         row.file = "a.rs".into();
         row.line = line;
         row
-    }
-
-    #[test]
-    fn short_type_names() {
-        assert_eq!(short_type("std::io::buffered::bufreader::BufReader<std::fs::File>"), "BufReader<File>");
-        assert_eq!(short_type("&mut alloc::vec::Vec<u8>"), "&mut Vec<u8>");
     }
 
     #[test]

@@ -16,8 +16,9 @@ use tokio::io::{AsyncBufRead, AsyncRead, AsyncSeek, AsyncWrite, ReadBuf};
 use super::cell::Kind;
 use super::record::{self, bytes, unit};
 use super::sampling;
-use super::site::Entry;
+use super::site::IoEntry;
 use super::wrapper::{active, Io};
+use crate::entries::Entry;
 
 /// No operation of this kind in flight.
 const IDLE: u64 = 0;
@@ -34,7 +35,7 @@ fn begin(pending: &mut [u64; 4], kind: Kind) {
 /// On `Ready`, accounts the operation and frees the slot; `Pending` keeps it.
 #[inline(always)]
 fn end<R>(
-    entry: &Entry,
+    entry: &Entry<IoEntry>,
     pending: &mut [u64; 4],
     kind: Kind,
     poll: &Poll<std::io::Result<R>>,

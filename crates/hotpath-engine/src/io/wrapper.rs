@@ -10,7 +10,8 @@ use pin_project_lite::pin_project;
 use super::cell::Kind;
 use super::record::{self, bytes, unit};
 use super::sampling;
-use super::site::{Entry, IoSite};
+use super::site::{self, IoEntry, IoSite};
+use crate::entries::Entry;
 use crate::switch;
 
 /// Start ticks of the async operations in flight, per kind (see `tokio.rs`).
@@ -32,7 +33,7 @@ pin_project! {
         #[pin]
         pub(crate) inner: T,
         // `None` when created outside a profiling session: everything passes through.
-        pub(crate) entry: Option<&'static Entry>,
+        pub(crate) entry: Option<&'static Entry<IoEntry>>,
         pub(crate) pending: Pending,
     }
 }
@@ -43,7 +44,7 @@ impl<T> Io<T> {
     #[doc(hidden)]
     #[inline]
     pub fn new(site: &'static IoSite, inner: T) -> Self {
-        let entry = if switch::enabled() { site.entry::<T>() } else { None };
+        let entry = switch::enabled().then(|| site::entry::<T>(site));
         if let Some(entry) = entry {
             record::instance(entry);
         }
@@ -53,7 +54,7 @@ impl<T> Io<T> {
 
 /// The entry to record into, or `None` to pass straight through.
 #[inline(always)]
-pub(crate) fn active(entry: Option<&'static Entry>) -> Option<&'static Entry> {
+pub(crate) fn active(entry: Option<&'static Entry<IoEntry>>) -> Option<&'static Entry<IoEntry>> {
     entry.filter(|_| switch::enabled())
 }
 

@@ -13,27 +13,32 @@
 //! records the hold time when dropped; an untimed guard costs nothing on release.
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-use std::sync::Mutex;
 
 use crate::clock;
-use crate::entries::{entry, Entry, EntryHeader, Instrument, WrapSite};
-use crate::functions::{count_metric, record_metric, FnSite};
+use crate::entries::{Entry, Instrument, Registry, Site};
+use crate::functions::{count_metric, record_metric, Metric};
 
 /// One in this many uncontended acquisitions per thread and lock mode has its hold timed.
 pub(crate) const HOLD_SAMPLE: u64 = 16;
 
-static MUTEXES: Mutex<Vec<&'static MutexEntry>> = Mutex::new(Vec::new());
-static RW_LOCKS: Mutex<Vec<&'static RwLockEntry>> = Mutex::new(Vec::new());
+/// The call site `mutex!` emits as a `static`. Not a public API.
+pub type MutexSite = Site<MutexEntry>;
 
-/// The metric sites of one lock mode (a mutex, or one side of an RwLock).
+/// The call site `rw_lock!` emits as a `static`. Not a public API.
+pub type RwLockSite = Site<RwLockEntry>;
+
+static MUTEXES: Registry<Entry<MutexEntry>> = Registry::new();
+static RW_LOCKS: Registry<Entry<RwLockEntry>> = Registry::new();
+
+/// The metrics of one lock mode (a mutex, or one side of an RwLock).
 pub(crate) struct Mode {
-    pub(crate) contended: &'static FnSite,
-    pub(crate) hold: &'static FnSite,
+    pub(crate) contended: Metric,
+    pub(crate) hold: Metric,
 }
 
 impl Mode {
     fn new() -> Self {
-        Self { contended: FnSite::metric(), hold: FnSite::metric() }
+        Self { contended: Metric::new(), hold: Metric::new() }
     }
 
     /// Ends a contended acquisition that started waiting at `start`; returns the
@@ -53,62 +58,49 @@ pub(crate) struct LockCore {
     pub(crate) instances: AtomicU64,
 }
 
-#[repr(C)]
-pub(crate) struct MutexEntry {
-    header: EntryHeader,
+impl LockCore {
+    fn new(kind: &'static str) -> Self {
+        Self { kind, instances: AtomicU64::new(0) }
+    }
+}
+
+/// A `mutex!` entry's own data. Not a public API.
+pub struct MutexEntry {
     pub(crate) core: LockCore,
     pub(crate) mode: Mode,
 }
 
-#[repr(C)]
-pub(crate) struct RwLockEntry {
-    header: EntryHeader,
+/// An `rw_lock!` entry's own data. Not a public API.
+pub struct RwLockEntry {
     pub(crate) core: LockCore,
     pub(crate) read: Mode,
     pub(crate) write: Mode,
 }
 
-// SAFETY: repr(C) with the header first; the only entry type using Instrument::Mutex.
-unsafe impl Entry for MutexEntry {
-    const INSTRUMENT: Instrument = Instrument::Mutex;
-    fn registry() -> &'static Mutex<Vec<&'static Self>> {
+impl Instrument for MutexEntry {
+    const MACRO: &'static str = "mutex!";
+    fn registry() -> &'static Registry<Entry<Self>> {
         &MUTEXES
-    }
-    fn header(&self) -> &EntryHeader {
-        &self.header
     }
 }
 
-// SAFETY: repr(C) with the header first; the only entry type using Instrument::RwLock.
-unsafe impl Entry for RwLockEntry {
-    const INSTRUMENT: Instrument = Instrument::RwLock;
-    fn registry() -> &'static Mutex<Vec<&'static Self>> {
+impl Instrument for RwLockEntry {
+    const MACRO: &'static str = "rw_lock!";
+    fn registry() -> &'static Registry<Entry<Self>> {
         &RW_LOCKS
-    }
-    fn header(&self) -> &EntryHeader {
-        &self.header
     }
 }
 
 /// The entry of a mutex of `T` wrapped at `site`, counting one more instance.
-pub(crate) fn mutex_entry<T: ?Sized>(site: &'static WrapSite, kind: &'static str) -> &'static MutexEntry {
-    let e = entry(site, std::any::type_name::<T>(), |header| MutexEntry {
-        header,
-        core: LockCore { kind, instances: AtomicU64::new(0) },
-        mode: Mode::new(),
-    });
+pub(crate) fn mutex_entry<T: ?Sized>(site: &'static MutexSite, kind: &'static str) -> &'static MutexEntry {
+    let e = site.entry_of::<T>(|| MutexEntry { core: LockCore::new(kind), mode: Mode::new() });
     e.core.instances.fetch_add(1, Relaxed);
     e
 }
 
 /// The entry of an RwLock of `T` wrapped at `site`, counting one more instance.
-pub(crate) fn rw_lock_entry<T: ?Sized>(site: &'static WrapSite, kind: &'static str) -> &'static RwLockEntry {
-    let e = entry(site, std::any::type_name::<T>(), |header| RwLockEntry {
-        header,
-        core: LockCore { kind, instances: AtomicU64::new(0) },
-        read: Mode::new(),
-        write: Mode::new(),
-    });
+pub(crate) fn rw_lock_entry<T: ?Sized>(site: &'static RwLockSite, kind: &'static str) -> &'static RwLockEntry {
+    let e = site.entry_of::<T>(|| RwLockEntry { core: LockCore::new(kind), read: Mode::new(), write: Mode::new() });
     e.core.instances.fetch_add(1, Relaxed);
     e
 }
@@ -168,7 +160,7 @@ pub(crate) fn contended<G>(mode: &'static Mode, wait: impl FnOnce() -> G) -> (He
 /// nothing.
 #[cold]
 #[inline(never)]
-#[cfg_attr(not(feature = "parking_lot"), allow(dead_code))]
+#[cfg(feature = "parking_lot")]
 pub(crate) fn contended_for<G>(mode: &'static Mode, wait: impl FnOnce() -> Option<G>) -> Option<(Held, G)> {
     let start = clock::now();
     let guard = wait()?;

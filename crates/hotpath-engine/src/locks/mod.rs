@@ -1,8 +1,8 @@
 //! Locks: `mutex!` and `rw_lock!` wrap std, parking_lot (`parking_lot`) and tokio
 //! (`tokio`) locks.
 //!
-//! - `entry`: one row per site and data type; contended-wait and hold metric sites per
-//!   lock mode, and `Held`, the part of every guard that records its hold time.
+//! - `entry`: one row per site and data type; contended-wait and hold metrics per lock
+//!   mode, and `Held`, the part of every guard that records its hold time.
 //! - `instrument`: the traits the macros dispatch on.
 //! - `guard`: `Deref`/`Debug`/`Display` impls shared by all wrappers.
 //! - `std`, `parking_lot`, `tokio`: the wrappers.
@@ -18,5 +18,6 @@ pub mod std;
 #[cfg(feature = "tokio")]
 pub mod tokio;
 
+pub use entry::{MutexEntry, MutexSite, RwLockEntry, RwLockSite};
 pub use instrument::{mutex, rw_lock, InstrumentMutex, InstrumentRwLock};
 pub(crate) use section::{mutexes, rw_locks};

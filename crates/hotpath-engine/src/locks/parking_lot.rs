@@ -6,9 +6,10 @@ use std::time::Duration;
 
 use ::parking_lot as pl;
 
-use super::entry::{contended, contended_for, mutex_entry, rw_lock_entry, Held, MutexEntry, RwLockEntry};
+use super::entry::{
+    contended, contended_for, mutex_entry, rw_lock_entry, Held, MutexEntry, MutexSite, RwLockEntry, RwLockSite,
+};
 use super::instrument::{InstrumentMutex, InstrumentRwLock};
-use crate::entries::WrapSite;
 
 /// A wrapped [`parking_lot::Mutex`].
 pub struct Mutex<T: ?Sized> {
@@ -45,14 +46,14 @@ pub struct RwLockWriteGuard<'a, T: ?Sized + 'a> {
 
 impl<T> InstrumentMutex for pl::Mutex<T> {
     type Output = Mutex<T>;
-    fn instrument(self, site: &'static WrapSite) -> Mutex<T> {
+    fn instrument(self, site: &'static MutexSite) -> Mutex<T> {
         Mutex { entry: mutex_entry::<T>(site, "parking_lot"), inner: self }
     }
 }
 
 impl<T> InstrumentRwLock for pl::RwLock<T> {
     type Output = RwLock<T>;
-    fn instrument(self, site: &'static WrapSite) -> RwLock<T> {
+    fn instrument(self, site: &'static RwLockSite) -> RwLock<T> {
         RwLock { entry: rw_lock_entry::<T>(site, "parking_lot"), inner: self }
     }
 }

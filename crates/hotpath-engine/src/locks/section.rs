@@ -4,14 +4,14 @@ use hotpath_model::{LockTiming, MutexRow, Mutexes, RwLockRow, RwLocks};
 
 use super::entry::{Mode, MutexEntry, RwLockEntry};
 use crate::durations;
-use crate::entries::{all, short_type_name, Entry};
+use crate::entries::{short_type_name, Instrument};
 use crate::functions::{select, SiteTotals};
 use crate::options::Options;
 
 fn timing(mode: &Mode, totals: &[SiteTotals], ratio: f64, config: &Options) -> LockTiming {
     let empty = SiteTotals::default();
-    let contended = totals.get(mode.contended.id() as usize).unwrap_or(&empty);
-    let hold = totals.get(mode.hold.id() as usize).unwrap_or(&empty);
+    let contended = mode.contended.totals(totals).unwrap_or(&empty);
+    let hold = mode.hold.totals(totals).unwrap_or(&empty);
     let mut t = LockTiming::default();
     t.acquisitions = hold.polls;
     t.contended = contended.calls;
@@ -20,22 +20,22 @@ fn timing(mode: &Mode, totals: &[SiteTotals], ratio: f64, config: &Options) -> L
     t
 }
 
-/// By total wait, longest first, then by acquisitions. `None` when no mutex was wrapped.
+/// By total wait, longest first, then by acquisitions, from the metrics' `totals`. `None`
+/// when no mutex was wrapped.
 pub(crate) fn mutexes(totals: &[SiteTotals], ratio: f64, config: &Options) -> Option<Mutexes> {
-    let entries = all::<MutexEntry>();
+    let entries = MutexEntry::registry().all();
     if entries.is_empty() {
         return None;
     }
     let mut rows: Vec<MutexRow> = entries
         .iter()
         .map(|e| {
-            let h = e.header();
             let mut row = MutexRow::default();
-            row.name = h.name.clone();
-            row.file = h.file().to_string();
-            row.line = h.line();
+            row.name = e.name().to_string();
+            row.file = e.file().to_string();
+            row.line = e.line();
             row.kind = e.core.kind.to_string();
-            row.data_type = short_type_name(h.type_name);
+            row.data_type = short_type_name(e.type_name());
             row.instances = e.core.instances.load(std::sync::atomic::Ordering::Relaxed);
             row.lock = timing(&e.mode, totals, ratio, config);
             row
@@ -55,20 +55,19 @@ pub(crate) fn mutexes(totals: &[SiteTotals], ratio: f64, config: &Options) -> Op
 
 /// By total wait of reads and writes, longest first. `None` when no RwLock was wrapped.
 pub(crate) fn rw_locks(totals: &[SiteTotals], ratio: f64, config: &Options) -> Option<RwLocks> {
-    let entries = all::<RwLockEntry>();
+    let entries = RwLockEntry::registry().all();
     if entries.is_empty() {
         return None;
     }
     let mut rows: Vec<RwLockRow> = entries
         .iter()
         .map(|e| {
-            let h = e.header();
             let mut row = RwLockRow::default();
-            row.name = h.name.clone();
-            row.file = h.file().to_string();
-            row.line = h.line();
+            row.name = e.name().to_string();
+            row.file = e.file().to_string();
+            row.line = e.line();
             row.kind = e.core.kind.to_string();
-            row.data_type = short_type_name(h.type_name);
+            row.data_type = short_type_name(e.type_name());
             row.instances = e.core.instances.load(std::sync::atomic::Ordering::Relaxed);
             row.reads = timing(&e.read, totals, ratio, config);
             row.writes = timing(&e.write, totals, ratio, config);

@@ -4,9 +4,8 @@
 
 use std::sync::{self, LockResult, PoisonError, TryLockError, TryLockResult};
 
-use super::entry::{contended, mutex_entry, rw_lock_entry, Held, Mode, MutexEntry, RwLockEntry};
+use super::entry::{contended, mutex_entry, rw_lock_entry, Held, Mode, MutexEntry, MutexSite, RwLockEntry, RwLockSite};
 use super::instrument::{InstrumentMutex, InstrumentRwLock};
-use crate::entries::WrapSite;
 
 /// A wrapped [`std::sync::Mutex`].
 pub struct Mutex<T: ?Sized> {
@@ -43,14 +42,14 @@ pub struct RwLockWriteGuard<'a, T: ?Sized + 'a> {
 
 impl<T> InstrumentMutex for sync::Mutex<T> {
     type Output = Mutex<T>;
-    fn instrument(self, site: &'static WrapSite) -> Mutex<T> {
+    fn instrument(self, site: &'static MutexSite) -> Mutex<T> {
         Mutex { entry: mutex_entry::<T>(site, "std"), inner: self }
     }
 }
 
 impl<T> InstrumentRwLock for sync::RwLock<T> {
     type Output = RwLock<T>;
-    fn instrument(self, site: &'static WrapSite) -> RwLock<T> {
+    fn instrument(self, site: &'static RwLockSite) -> RwLock<T> {
         RwLock { entry: rw_lock_entry::<T>(site, "std"), inner: self }
     }
 }

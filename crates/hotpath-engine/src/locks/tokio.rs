@@ -6,10 +6,9 @@
 use ::tokio::sync as ts;
 use ::tokio::sync::TryLockError;
 
-use super::entry::{mutex_entry, rw_lock_entry, Held, MutexEntry, RwLockEntry};
+use super::entry::{mutex_entry, rw_lock_entry, Held, MutexEntry, MutexSite, RwLockEntry, RwLockSite};
 use super::instrument::{InstrumentMutex, InstrumentRwLock};
 use crate::clock;
-use crate::entries::WrapSite;
 
 /// A wrapped [`tokio::sync::Mutex`].
 pub struct Mutex<T: ?Sized> {
@@ -46,14 +45,14 @@ pub struct RwLockWriteGuard<'a, T: ?Sized + 'a> {
 
 impl<T> InstrumentMutex for ts::Mutex<T> {
     type Output = Mutex<T>;
-    fn instrument(self, site: &'static WrapSite) -> Mutex<T> {
+    fn instrument(self, site: &'static MutexSite) -> Mutex<T> {
         Mutex { entry: mutex_entry::<T>(site, "tokio"), inner: self }
     }
 }
 
 impl<T> InstrumentRwLock for ts::RwLock<T> {
     type Output = RwLock<T>;
-    fn instrument(self, site: &'static WrapSite) -> RwLock<T> {
+    fn instrument(self, site: &'static RwLockSite) -> RwLock<T> {
         RwLock { entry: rw_lock_entry::<T>(site, "tokio"), inner: self }
     }
 }

@@ -5,17 +5,18 @@
 //! mean time per item of each window, see `stream.rs`).
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-use std::sync::Mutex;
 
-use crate::entries::{Entry, EntryHeader, Instrument};
-use crate::functions::FnSite;
+use crate::entries::{Entry, Instrument, Registry, Site};
+use crate::functions::Metric;
 
-static ENTRIES: Mutex<Vec<&'static StreamEntry>> = Mutex::new(Vec::new());
+/// The call site `stream!` emits as a `static`. Not a public API.
+pub type StreamSite = Site<StreamEntry>;
 
-#[repr(C)]
-pub(crate) struct StreamEntry {
-    header: EntryHeader,
-    pub(crate) items: &'static FnSite,
+static REGISTRY: Registry<Entry<StreamEntry>> = Registry::new();
+
+/// A `stream!` entry's own data. Not a public API.
+pub struct StreamEntry {
+    pub(crate) items: Metric,
     pub(crate) instances: AtomicU64,
     started: AtomicU64,
     completed: AtomicU64,
@@ -27,14 +28,10 @@ pub(crate) struct StreamEntry {
     active_starts: AtomicU64,
 }
 
-// SAFETY: repr(C) with the header first; the only entry type using Instrument::Stream.
-unsafe impl Entry for StreamEntry {
-    const INSTRUMENT: Instrument = Instrument::Stream;
-    fn registry() -> &'static Mutex<Vec<&'static Self>> {
-        &ENTRIES
-    }
-    fn header(&self) -> &EntryHeader {
-        &self.header
+impl Instrument for StreamEntry {
+    const MACRO: &'static str = "stream!";
+    fn registry() -> &'static Registry<Entry<Self>> {
+        &REGISTRY
     }
 }
 
@@ -48,10 +45,9 @@ pub(crate) struct Lifecycle {
 }
 
 impl StreamEntry {
-    pub(crate) fn new(header: EntryHeader) -> Self {
+    pub(crate) fn new() -> Self {
         Self {
-            header,
-            items: FnSite::metric(),
+            items: Metric::new(),
             instances: AtomicU64::new(0),
             started: AtomicU64::new(0),
             completed: AtomicU64::new(0),

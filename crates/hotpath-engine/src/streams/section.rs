@@ -5,13 +5,14 @@ use hotpath_model::{StreamRow, Streams};
 use super::entry::StreamEntry;
 use crate::clock::{self, to_ns};
 use crate::durations;
-use crate::entries::{all, short_type_name, Entry};
+use crate::entries::{short_type_name, Instrument};
 use crate::functions::{select, SiteTotals};
 use crate::options::Options;
 
-/// Rows by items yielded, most first. `None` when no stream was wrapped.
+/// Rows by items yielded, most first, from the metrics' `totals`. `None` when no stream
+/// was wrapped.
 pub(crate) fn section(totals: &[SiteTotals], ratio: f64, config: &Options) -> Option<Streams> {
-    let entries = all::<StreamEntry>();
+    let entries = StreamEntry::registry().all();
     if entries.is_empty() {
         return None;
     }
@@ -20,14 +21,13 @@ pub(crate) fn section(totals: &[SiteTotals], ratio: f64, config: &Options) -> Op
     let mut rows: Vec<StreamRow> = entries
         .iter()
         .map(|e| {
-            let h = e.header();
-            let items = totals.get(e.items.id() as usize).unwrap_or(&empty);
+            let items = e.items.totals(totals).unwrap_or(&empty);
             let life = e.lifecycle(now);
             let mut row = StreamRow::default();
-            row.name = h.name.clone();
-            row.file = h.file().to_string();
-            row.line = h.line();
-            row.item_type = short_type_name(h.type_name);
+            row.name = e.name().to_string();
+            row.file = e.file().to_string();
+            row.line = e.line();
+            row.item_type = short_type_name(e.type_name());
             row.instances = life.instances;
             row.active = life.active;
             row.completed = life.completed;

@@ -1,7 +1,7 @@
 //! [`MeasuredStream`]: counts items in the stream itself and hands them to the polling
-//! thread's cell of the entry's metric site once per window of [`WINDOW`] items (and at
-//! the end), with the window's mean time per item. Per item that is one increment; the
-//! clock is read once per window, so a stream item costs about a nanosecond.
+//! thread's cell of the entry's metric `items` once per window of [`WINDOW`] items (and
+//! at the end), with the window's mean time per item. Per item that is one increment;
+//! the clock is read once per window, so a stream item costs about a nanosecond.
 //! Live snapshots can lag by up to a window per active stream; final reports cannot
 //! (a stream that ends or is dropped hands over what it counted).
 
@@ -9,10 +9,11 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use futures_core::{FusedStream, Stream};
+use pin_project_lite::pin_project;
 
-use super::entry::StreamEntry;
+use super::entry::{StreamEntry, StreamSite};
 use crate::clock;
-use crate::entries::{entry, WrapSite};
+use crate::entries::Entry;
 use crate::functions::{count_metric, record_metric};
 use crate::switch;
 
@@ -26,10 +27,24 @@ enum State {
     Done,
 }
 
-/// A stream wrapped by `stream!`; yields exactly what the inner stream yields.
-pub struct MeasuredStream<S> {
-    inner: S,
-    entry: &'static StreamEntry,
+pin_project! {
+    /// A stream wrapped by `stream!`; yields exactly what the inner stream yields.
+    pub struct MeasuredStream<S> {
+        #[pin]
+        inner: S,
+        meter: Meter,
+    }
+
+    impl<S> PinnedDrop for MeasuredStream<S> {
+        fn drop(this: Pin<&mut Self>) {
+            this.project().meter.dropped();
+        }
+    }
+}
+
+/// What a stream counts about itself; never pinned.
+struct Meter {
+    entry: &'static Entry<StreamEntry>,
     state: State,
     start: u64,
     window_start: u64,
@@ -37,16 +52,52 @@ pub struct MeasuredStream<S> {
 }
 
 /// Wraps a stream created at `site` (the expansion of `stream!`).
-pub fn stream<S: Stream>(site: &'static WrapSite, inner: S) -> MeasuredStream<S> {
-    let entry = entry(site, std::any::type_name::<S::Item>(), StreamEntry::new);
+pub fn stream<S: Stream>(site: &'static StreamSite, inner: S) -> MeasuredStream<S> {
+    let entry = site.entry_of::<S::Item>(StreamEntry::new);
     entry.instances.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    MeasuredStream { inner, entry, state: State::NotPolled, start: 0, window_start: 0, window_items: 0 }
+    let meter = Meter { entry, state: State::NotPolled, start: 0, window_start: 0, window_items: 0 };
+    MeasuredStream { inner, meter }
 }
 
 impl<S> MeasuredStream<S> {
     /// The wrapped stream.
     pub fn get_ref(&self) -> &S {
         &self.inner
+    }
+}
+
+impl Meter {
+    /// The first poll while profiling is on.
+    fn begin(&mut self) {
+        self.state = State::Running;
+        self.start = clock::now();
+        self.window_start = self.start;
+        self.entry.on_start(self.start);
+    }
+
+    #[inline(always)]
+    fn item(&mut self) {
+        self.window_items += 1;
+        if self.window_items == WINDOW {
+            self.flush(clock::now());
+        }
+    }
+
+    /// The stream ended (`Ready(None)`).
+    fn finished(&mut self) {
+        let end = clock::now();
+        self.flush(end);
+        self.state = State::Done;
+        self.entry.on_end(self.start, end, true);
+    }
+
+    /// The stream is dropped: counts as cancelled if it was running.
+    fn dropped(&mut self) {
+        if self.state == State::Running {
+            let end = clock::now();
+            self.flush(end);
+            self.entry.on_end(self.start, end, false);
+        }
     }
 
     /// Hands the window's items and mean interval to this thread's cell.
@@ -66,34 +117,18 @@ impl<S: Stream> Stream for MeasuredStream<S> {
 
     #[inline]
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<S::Item>> {
-        // SAFETY: `inner` is structurally pinned: never moved out, and `Drop` leaves it alone.
-        let this = unsafe { self.get_unchecked_mut() };
-        let inner = unsafe { Pin::new_unchecked(&mut this.inner) };
-        match this.state {
-            State::Done => return inner.poll_next(cx),
-            State::NotPolled if !switch::enabled() => return inner.poll_next(cx),
-            State::NotPolled => {
-                this.state = State::Running;
-                this.start = clock::now();
-                this.window_start = this.start;
-                this.entry.on_start(this.start);
-            }
+        let this = self.project();
+        let meter = this.meter;
+        match meter.state {
+            State::Done => return this.inner.poll_next(cx),
+            State::NotPolled if !switch::enabled() => return this.inner.poll_next(cx),
+            State::NotPolled => meter.begin(),
             State::Running => {}
         }
-        let result = inner.poll_next(cx);
+        let result = this.inner.poll_next(cx);
         match &result {
-            Poll::Ready(Some(_)) => {
-                this.window_items += 1;
-                if this.window_items == WINDOW {
-                    this.flush(clock::now());
-                }
-            }
-            Poll::Ready(None) => {
-                let end = clock::now();
-                this.flush(end);
-                this.state = State::Done;
-                this.entry.on_end(this.start, end, true);
-            }
+            Poll::Ready(Some(_)) => meter.item(),
+            Poll::Ready(None) => meter.finished(),
             Poll::Pending => {}
         }
         result
@@ -107,16 +142,6 @@ impl<S: Stream> Stream for MeasuredStream<S> {
 impl<S: FusedStream> FusedStream for MeasuredStream<S> {
     fn is_terminated(&self) -> bool {
         self.inner.is_terminated()
-    }
-}
-
-impl<S> Drop for MeasuredStream<S> {
-    fn drop(&mut self) {
-        if self.state == State::Running {
-            let end = clock::now();
-            self.flush(end);
-            self.entry.on_end(self.start, end, false);
-        }
     }
 }
 

@@ -17,22 +17,21 @@ pub(crate) struct Cells<C, const CHUNKS: usize> {
 }
 
 impl<C: Default, const CHUNKS: usize> Cells<C, CHUNKS> {
-    /// Ids at and past this have no cell.
-    pub(crate) const CAPACITY: usize = CHUNK * CHUNKS;
-
     pub(crate) const fn new() -> Self {
         Self { directory: [const { AtomicPtr::new(ptr::null_mut()) }; CHUNKS] }
     }
 
-    /// The cell of `id`, created on first use; `None` past [`Self::CAPACITY`].
+    /// The cell of `id`, created on first use; `None` at and past `CHUNK * CHUNKS`.
     #[inline(always)]
     pub(crate) fn get(&self, id: u32) -> Option<&C> {
         let id = id as usize;
         let chunk = self.directory.get(id / CHUNK)?.load(Ordering::Relaxed);
         if !chunk.is_null() {
-            // SAFETY: chunks and cells live until `drop`; only the owner calls `get`.
+            // SAFETY: a non-null chunk pointer came from `Box::into_raw` in `allocate` and
+            // is freed only by `drop`, which cannot run while `&self` is borrowed.
             let cell = unsafe { &(*chunk).0[id % CHUNK] }.load(Ordering::Relaxed);
             if !cell.is_null() {
+                // SAFETY: likewise for the cell, which is never moved or freed before `drop`.
                 return Some(unsafe { &*cell });
             }
         }
@@ -54,11 +53,12 @@ impl<C: Default, const CHUNKS: usize> Cells<C, CHUNKS> {
             memory::allocated(std::mem::size_of::<Chunk<C>>());
             slot.store(chunk, Ordering::Release);
         }
-        // SAFETY: as in `get`.
+        // SAFETY: `chunk` is non-null here, from `Box::into_raw` and live until `drop`.
         let cell_slot = unsafe { &(*chunk).0[id % CHUNK] };
         let cell = Box::into_raw(Box::new(C::default()));
         memory::allocated(std::mem::size_of::<C>());
         cell_slot.store(cell, Ordering::Release);
+        // SAFETY: just made from a `Box`; freed only by `drop`, which needs `&mut self`.
         Some(unsafe { &*cell })
     }
 }
@@ -71,10 +71,12 @@ impl<C, const CHUNKS: usize> Cells<C, CHUNKS> {
             if chunk.is_null() {
                 continue;
             }
-            // SAFETY: published with Release by the owner, freed only in `drop`.
+            // SAFETY: published with Release by the owner once initialized (the Acquire
+            // load above pairs with it), freed only in `drop`.
             for (i, cell) in unsafe { &(*chunk).0 }.iter().enumerate() {
                 let cell = cell.load(Ordering::Acquire);
                 if !cell.is_null() {
+                    // SAFETY: as for the chunk: published with Release, freed only in `drop`.
                     f(c * CHUNK + i, unsafe { &*cell });
                 }
             }
@@ -94,6 +96,7 @@ impl<C, const CHUNKS: usize> Drop for Cells<C, CHUNKS> {
             for cell in &mut chunk.0 {
                 let cell = *cell.get_mut();
                 if !cell.is_null() {
+                    // SAFETY: allocated in `allocate` with `Box::new`; freed once here.
                     drop(unsafe { Box::from_raw(cell) });
                     memory::freed(std::mem::size_of::<C>());
                 }

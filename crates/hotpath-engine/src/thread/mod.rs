@@ -1,46 +1,33 @@
-//! Per-thread recording and the registry of live and exited threads.
+//! The per-thread recording mechanism every recorder is built from: a table of cells
+//! by id (`cells`) and the registry of live and exited threads (`registry`).
 //!
-//! Each thread that makes a measured call gets a [`ThreadRecorder`] on first use.
-//! Recording writes only that recorder; when the thread exits its numbers fold into
-//! the registry's retired totals (see `registry`). `cells` and `registry` are the
-//! mechanism, shared with `io!`'s recorders.
+//! Function sites (`functions::recorder`), instrument metrics (`functions::metric`) and
+//! `io!` entries (`io::recorder`) each own a registry and its thread-locals, so each has
+//! an id space of its own. Recording writes only the calling thread's recorder; when the
+//! thread exits its numbers fold into the registry's retired totals. Nothing here knows
+//! what a cell holds.
 
 mod cells;
-mod recorder;
 mod registry;
 
-use std::cell::Cell;
-use std::ptr;
+use std::thread::LocalKey;
 
 pub(crate) use cells::Cells;
-pub(crate) use recorder::ThreadRecorder;
 pub(crate) use registry::{Current, ExitHook, Recorder, Registry, Totals};
 
-use crate::functions::SiteTotals;
-
-static REGISTRY: Registry<ThreadRecorder, SiteTotals> = Registry::new();
-
-thread_local! {
-    // Const-initialized and without a destructor: reading it is one TLS load.
-    static CURRENT: Current<ThreadRecorder> = const { Cell::new(ptr::null()) };
-    // Its destructor retires the recorder when the thread exits.
-    static EXIT: ExitHook<ThreadRecorder, SiteTotals> = const { ExitHook::new(&CURRENT, &REGISTRY) };
-}
-
-/// This thread's recorder, attached on first use; null while the thread is exiting.
-///
-/// The pointer stays valid on this thread until its thread-local destructors run.
+/// Lends this thread's recorder of `registry` (attached on first use) to `f`; `None`
+/// while the thread is exiting.
 #[inline(always)]
-pub(crate) fn current() -> *const ThreadRecorder {
-    REGISTRY.current(&CURRENT, &EXIT, ThreadRecorder::new)
-}
-
-/// Every site's totals over live and exited threads, indexed by site id.
-pub(crate) fn collect() -> Vec<SiteTotals> {
-    REGISTRY.collect()
-}
-
-/// Threads with a live recorder.
-pub(crate) fn live_threads() -> usize {
-    REGISTRY.live_threads()
+pub(crate) fn with_recorder<R: Recorder, T: Totals<R::Cell>, O>(
+    registry: &'static Registry<R, T>,
+    current: &'static LocalKey<Current<R>>,
+    exit: &'static LocalKey<ExitHook<R, T>>,
+    new: fn() -> R,
+    f: impl FnOnce(&R) -> O,
+) -> Option<O> {
+    let recorder = registry.current(current, exit, new);
+    // SAFETY: `current` returns null or this thread's attached recorder, which only the
+    // destructor of `exit` frees, on this thread, at its exit: it cannot run while `f`
+    // does, and the borrow cannot outlive `f`.
+    unsafe { recorder.as_ref() }.map(f)
 }

@@ -9,10 +9,11 @@ use futures_channel::mpsc::{self, SendError, TryRecvError, TrySendError};
 use futures_core::{FusedStream, Stream};
 use futures_sink::Sink;
 
-use super::super::instance::{open, Flavor, Rx, Tx};
+use super::super::entry::ChannelSite;
+use super::super::handle::{open, Rx, Tx};
+use super::super::instance::Flavor;
 use super::super::instrument::InstrumentChannel;
 use crate::clock;
-use crate::entries::WrapSite;
 
 /// A wrapped [`futures::channel::mpsc::Sender`](futures_channel::mpsc::Sender).
 pub struct Sender<T> {
@@ -42,7 +43,7 @@ pub struct UnboundedReceiver<T> {
 
 impl<T> InstrumentChannel for (mpsc::Sender<T>, mpsc::Receiver<T>) {
     type Output = (Sender<T>, Receiver<T>);
-    fn instrument(self, site: &'static WrapSite) -> Self::Output {
+    fn instrument(self, site: &'static ChannelSite) -> Self::Output {
         // The bound (buffer plus one slot per sender) is not exposed: the largest ring.
         let (tx, rx) = open::<T>(site, "futures::mpsc", None, Flavor::Fifo);
         (Sender { inner: self.0, meta: tx, blocked_since: 0 }, Receiver { inner: self.1, meta: rx })
@@ -51,7 +52,7 @@ impl<T> InstrumentChannel for (mpsc::Sender<T>, mpsc::Receiver<T>) {
 
 impl<T> InstrumentChannel for (mpsc::UnboundedSender<T>, mpsc::UnboundedReceiver<T>) {
     type Output = (UnboundedSender<T>, UnboundedReceiver<T>);
-    fn instrument(self, site: &'static WrapSite) -> Self::Output {
+    fn instrument(self, site: &'static ChannelSite) -> Self::Output {
         let (tx, rx) = open::<T>(site, "futures::mpsc::unbounded", None, Flavor::Fifo);
         (UnboundedSender { inner: self.0, meta: tx }, UnboundedReceiver { inner: self.1, meta: rx })
     }

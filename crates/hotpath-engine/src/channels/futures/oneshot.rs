@@ -6,10 +6,11 @@ use std::task::{Context, Poll};
 
 use futures_channel::oneshot::{self, Canceled};
 
-use super::super::instance::{open, Flavor, Rx, Tx};
+use super::super::entry::ChannelSite;
+use super::super::handle::{open, Rx, Tx};
+use super::super::instance::Flavor;
 use super::super::instrument::InstrumentChannel;
 use crate::clock;
-use crate::entries::WrapSite;
 
 /// A wrapped [`futures::channel::oneshot::Sender`](futures_channel::oneshot::Sender).
 pub struct Sender<T> {
@@ -25,7 +26,7 @@ pub struct Receiver<T> {
 
 impl<T> InstrumentChannel for (oneshot::Sender<T>, oneshot::Receiver<T>) {
     type Output = (Sender<T>, Receiver<T>);
-    fn instrument(self, site: &'static WrapSite) -> Self::Output {
+    fn instrument(self, site: &'static ChannelSite) -> Self::Output {
         let (tx, rx) = open::<T>(site, "futures::oneshot", Some(1), Flavor::Fifo);
         (Sender { inner: self.0, meta: tx }, Receiver { inner: self.1, meta: rx })
     }

@@ -7,10 +7,11 @@
 
 use ::tokio::sync::broadcast::{self, error};
 
-use super::super::instance::{open, Flavor, Rx, Tx};
+use super::super::entry::ChannelSite;
+use super::super::handle::{open, Rx, Tx};
+use super::super::instance::Flavor;
 use super::super::instrument::InstrumentChannel;
 use crate::clock;
-use crate::entries::WrapSite;
 
 /// A wrapped [`tokio::sync::broadcast::Sender`].
 pub struct Sender<T> {
@@ -28,7 +29,7 @@ pub struct Receiver<T> {
 
 impl<T> InstrumentChannel for (broadcast::Sender<T>, broadcast::Receiver<T>) {
     type Output = (Sender<T>, Receiver<T>);
-    fn instrument(self, site: &'static WrapSite) -> Self::Output {
+    fn instrument(self, site: &'static ChannelSite) -> Self::Output {
         let (tx, rx) = open::<T>(site, "tokio::broadcast", None, Flavor::Broadcast);
         (Sender { inner: self.0, meta: tx }, Receiver { inner: self.1, meta: rx, next: 0 })
     }

@@ -11,10 +11,11 @@ use std::task::{Context, Poll};
 
 use ::tokio::sync::mpsc::{self, error};
 
-use super::super::instance::{open, Flavor, Rx, Tx};
+use super::super::entry::ChannelSite;
+use super::super::handle::{open, Rx, Tx};
+use super::super::instance::Flavor;
 use super::super::instrument::InstrumentChannel;
 use crate::clock;
-use crate::entries::WrapSite;
 
 /// A wrapped [`tokio::sync::mpsc::Sender`].
 pub struct Sender<T> {
@@ -54,7 +55,7 @@ pub struct OwnedPermit<T> {
 
 impl<T> InstrumentChannel for (mpsc::Sender<T>, mpsc::Receiver<T>) {
     type Output = (Sender<T>, Receiver<T>);
-    fn instrument(self, site: &'static WrapSite) -> Self::Output {
+    fn instrument(self, site: &'static ChannelSite) -> Self::Output {
         let capacity = self.0.max_capacity();
         let (tx, rx) = open::<T>(site, "tokio::mpsc", Some(capacity), Flavor::Fifo);
         (Sender { inner: self.0, meta: tx }, Receiver { inner: self.1, meta: rx })
@@ -63,7 +64,7 @@ impl<T> InstrumentChannel for (mpsc::Sender<T>, mpsc::Receiver<T>) {
 
 impl<T> InstrumentChannel for (mpsc::UnboundedSender<T>, mpsc::UnboundedReceiver<T>) {
     type Output = (UnboundedSender<T>, UnboundedReceiver<T>);
-    fn instrument(self, site: &'static WrapSite) -> Self::Output {
+    fn instrument(self, site: &'static ChannelSite) -> Self::Output {
         let (tx, rx) = open::<T>(site, "tokio::mpsc::unbounded", None, Flavor::Fifo);
         (UnboundedSender { inner: self.0, meta: tx }, UnboundedReceiver { inner: self.1, meta: rx })
     }

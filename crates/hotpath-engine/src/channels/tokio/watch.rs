@@ -4,10 +4,11 @@
 
 use ::tokio::sync::watch::{self, error};
 
-use super::super::instance::{open, Flavor, Rx, Tx};
+use super::super::entry::ChannelSite;
+use super::super::handle::{open, Rx, Tx};
+use super::super::instance::Flavor;
 use super::super::instrument::InstrumentChannel;
 use crate::clock;
-use crate::entries::WrapSite;
 
 /// A wrapped [`tokio::sync::watch::Sender`].
 pub struct Sender<T> {
@@ -23,7 +24,7 @@ pub struct Receiver<T> {
 
 impl<T> InstrumentChannel for (watch::Sender<T>, watch::Receiver<T>) {
     type Output = (Sender<T>, Receiver<T>);
-    fn instrument(self, site: &'static WrapSite) -> Self::Output {
+    fn instrument(self, site: &'static ChannelSite) -> Self::Output {
         let (tx, rx) = open::<T>(site, "tokio::watch", Some(1), Flavor::Watch);
         (Sender { inner: self.0, meta: tx }, Receiver { inner: self.1, meta: rx })
     }

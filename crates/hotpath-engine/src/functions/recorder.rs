@@ -1,12 +1,18 @@
-//! A thread's function-recording state: its site cells and the frame stack's
-//! children accumulator.
+//! A thread's function-recording state (its site cells and the frame stack's children
+//! accumulator), and the registry of every thread's.
+//!
+//! Each thread that makes a measured call gets a [`ThreadRecorder`] on first use;
+//! recording writes only that recorder, and when the thread exits its numbers fold into
+//! the registry's retired totals (`thread::Registry`).
 
+use std::cell::Cell;
+use std::ptr;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::cells::Cells;
-use super::registry::Recorder;
-use crate::functions::{SiteCell, Usage};
+use super::cell::{SiteCell, SiteTotals};
+use super::frame::Usage;
 use crate::memory;
+use crate::thread::{Cells, Current, ExitHook, Recorder, Registry};
 
 /// 256 chunks of 64: sites past 16,384 are not recorded (and are counted as dropped).
 const CHUNKS: usize = 256;
@@ -53,7 +59,7 @@ impl Children {
 }
 
 impl ThreadRecorder {
-    pub(crate) fn new() -> Self {
+    fn new() -> Self {
         memory::allocated(std::mem::size_of::<Self>());
         Self { cells: Cells::new(), children: Children::default() }
     }
@@ -90,4 +96,31 @@ impl Drop for ThreadRecorder {
     fn drop(&mut self) {
         memory::freed(std::mem::size_of::<Self>());
     }
+}
+
+static REGISTRY: Registry<ThreadRecorder, SiteTotals> = Registry::new();
+
+thread_local! {
+    // Const-initialized and without a destructor: reading it is one TLS load.
+    static CURRENT: Current<ThreadRecorder> = const { Cell::new(ptr::null()) };
+    // Its destructor retires the recorder when the thread exits.
+    static EXIT: ExitHook<ThreadRecorder, SiteTotals> = const { ExitHook::new(&CURRENT, &REGISTRY) };
+}
+
+/// This thread's recorder, attached on first use; null while the thread is exiting.
+///
+/// The pointer stays valid on this thread until its thread-local destructors run.
+#[inline(always)]
+pub(crate) fn current() -> *const ThreadRecorder {
+    REGISTRY.current(&CURRENT, &EXIT, ThreadRecorder::new)
+}
+
+/// Every site's totals over live and exited threads, indexed by site id.
+pub(crate) fn collect() -> Vec<SiteTotals> {
+    REGISTRY.collect()
+}
+
+/// Threads with a live recorder.
+pub(crate) fn live_threads() -> usize {
+    REGISTRY.live_threads()
 }
