@@ -25,6 +25,7 @@ mod streams;
 mod table;
 mod threads;
 mod tokio_runtime;
+mod units;
 
 pub use channels::{ChannelRow, Channels};
 pub use format::{
@@ -45,3 +46,4 @@ pub use streams::{StreamRow, Streams};
 pub use table::Table;
 pub use threads::{AllocTotals, ThreadRow, Threads};
 pub use tokio_runtime::{TokioFlag, TokioPoint, TokioRuntime, TokioRuntimes, TokioWorker};
+pub use units::Unit;
