@@ -112,6 +112,9 @@ fn by_name(field: &str) -> Option<Unit> {
     if per_second || rate {
         // Before bytes and durations: `read_bytes_per_s` is a throughput.
         Some(if has("bytes") { Unit::BytesPerSecond } else { Unit::PerSecond })
+    } else if matches!(words.last(), Some(&"percent") | Some(&"pct")) {
+        // Before bytes: `bytes_self_percent` is a share.
+        Some(Unit::Percent)
     } else if has("ns") {
         // `unwind_ns_per_sample` too: nanoseconds, per whatever.
         Some(Unit::Nanoseconds)
@@ -119,8 +122,6 @@ fn by_name(field: &str) -> Option<Unit> {
         Some(Unit::Milliseconds)
     } else if has("bytes") {
         Some(Unit::Bytes)
-    } else if matches!(words.last(), Some(&"percent") | Some(&"pct")) {
-        Some(Unit::Percent)
     } else if has("rate") {
         Some(Unit::Ratio)
     } else {
@@ -146,6 +147,7 @@ mod tests {
         assert_eq!(Unit::of_field("items_per_sec", None, false), Some(Unit::PerSecond));
         assert_eq!(Unit::of_field("cpu_percent", None, false), Some(Unit::Percent));
         assert_eq!(Unit::of_field("busy_pct", None, false), Some(Unit::Percent));
+        assert_eq!(Unit::of_field("bytes_self_percent", None, false), Some(Unit::Percent));
         assert_eq!(Unit::of_field("generated", None, true), Some(Unit::Count));
         assert_eq!(Unit::of_field("send_rate", None, false), Some(Unit::PerSecond));
         assert_eq!(Unit::of_field("time_sampling_rate", None, false), Some(Unit::Ratio));
