@@ -304,3 +304,28 @@ fn bad_arguments_are_usage_errors() {
         assert!(!stderr(&out).is_empty(), "{args:?}");
     }
 }
+
+#[test]
+fn hostile_row_names_stay_inert_in_every_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let names = ["evil\n| fake | row |", "<script>alert(1)</script>", "\u{1b}]0;pwned\u{7}\u{1b}[2J"];
+    let side = |bytes: u64| {
+        let alloc: Vec<(&str, u64, u64)> = names.iter().map(|n| (*n, bytes, 1)).collect();
+        report(&[("app::f", 1_000)], Some(&alloc)).to_string()
+    };
+    let (base, head) = (write(dir.path(), "base.json", &side(4096)), write(dir.path(), "head.json", &side(8192)));
+    let table = stdout(&hotpath(&[arg(&base), arg(&head)]));
+    assert!(!table.contains('\u{1b}') && !table.contains('\u{7}'), "{table:?}");
+    assert!(table.contains("evil\\n| fake | row |") && table.contains("\\u{1b}]0;pwned\\u{7}\\u{1b}[2J"), "{table}");
+    let markdown = stdout(&hotpath(&[arg(&base), arg(&head), "--format", "markdown"]));
+    assert!(!markdown.contains('\u{1b}'), "{markdown:?}");
+    for line in markdown.lines().filter(|l| l.starts_with('|')) {
+        assert_eq!(line.replace("\\|", "").matches('|').count(), 8, "one row of seven cells: {line}");
+    }
+    assert!(markdown.contains("| `<script>alert(1)</script>` |"), "HTML only inside a code span: {markdown}");
+    // JSON keeps the names exactly; its string escaping makes them inert.
+    let json: Value = serde_json::from_str(&stdout(&hotpath(&[arg(&base), arg(&head), "--format", "json"]))).unwrap();
+    let alloc = json["sections"].as_array().unwrap().iter().find(|s| s["name"] == "custom_alloc").unwrap();
+    let got: Vec<&str> = alloc["rows"].as_array().unwrap().iter().map(|r| r["name"].as_str().unwrap()).collect();
+    assert_eq!(got, names);
+}
