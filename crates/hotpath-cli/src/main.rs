@@ -2,6 +2,7 @@
 
 mod compare;
 mod console;
+mod input;
 mod mcp;
 mod report;
 mod server;

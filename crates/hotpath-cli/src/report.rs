@@ -2,20 +2,22 @@
 
 use std::path::PathBuf;
 
-use anyhow::Context;
-use hotpath_model::{render_table, Report};
+use hotpath_model::render_table;
+
+use crate::input::{self, InputArgs};
 
 /// Arguments of `hotpath report`.
 #[derive(clap::Args)]
 pub(crate) struct Args {
     /// JSON report file.
     file: PathBuf,
+    #[command(flatten)]
+    input: InputArgs,
 }
 
 pub(crate) fn run(args: &Args) -> anyhow::Result<()> {
     let path = args.file.display();
-    let text = std::fs::read_to_string(&args.file).with_context(|| format!("cannot read {path}"))?;
-    let report = Report::from_json(&text).with_context(|| format!("{path}"))?;
+    let report = input::read_report(&args.file, args.input.max_bytes()).map_err(|e| e.named(&path.to_string()))?;
     print!("{}", render_table(&report));
     Ok(())
 }

@@ -23,6 +23,7 @@ mod report;
 mod section;
 mod sections;
 mod stats;
+mod units;
 
 pub use buckets::{Buckets, BUCKET_BOUNDS_NS};
 pub use export::{Families, Family, MetricKind, Sample, Series};
@@ -47,3 +48,4 @@ pub use sections::streams::{StreamRow, Streams};
 pub use sections::threads::{AllocTotals, ThreadRow, Threads};
 pub use sections::tokio_runtime::{TokioFlag, TokioPoint, TokioRuntime, TokioRuntimes, TokioWorker};
 pub use stats::{DurationStats, LockTiming};
+pub use units::Unit;

@@ -1,5 +1,6 @@
 //! `hotpath console` end to end: in a real terminal (tmux) against a live
-//! program, switch tabs, sort, pause, lose the server and get it back, quit.
+//! program, switch tabs, sort, pause, lose the server and get it back, quit; and
+//! two threads of one name with different loads, each keeping its own rate.
 //! The screen is read with `tmux capture-pane`. Needs tmux (scripts/test
 //! installs it) and the `hotpath` binary that `cargo test --workspace` builds.
 #![cfg(all(feature = "hotpath", target_os = "linux"))]
@@ -17,8 +18,9 @@ struct Tmux {
 }
 
 impl Tmux {
-    fn new() -> Self {
-        Self { socket: format!("hotpath-test-{}", std::process::id()) }
+    /// A server of its own for test `name` (tests of one process run in parallel).
+    fn new(name: &str) -> Self {
+        Self { socket: format!("hotpath-test-{}-{name}", std::process::id()) }
     }
 
     fn run(&self, args: &[&str]) -> String {
@@ -64,7 +66,11 @@ struct Program(Child);
 
 impl Program {
     fn start(port: u16) -> Self {
-        let mut cmd = common::live::live_command(120);
+        Self::start_with(common::live::live_command(120), port)
+    }
+
+    /// Starts `cmd` with its server on `port` and waits until it listens.
+    fn start_with(mut cmd: Command, port: u16) -> Self {
         cmd.env("HOTPATH_METRICS_PORT", port.to_string()).stdout(Stdio::null()).stderr(Stdio::null());
         let program = Program(cmd.spawn().expect("case_live starts"));
         let address = SocketAddr::from(([127, 0, 0, 1], port));
@@ -111,7 +117,7 @@ fn calls(screen: &str, name: &str) -> String {
 fn console_in_a_terminal() {
     let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let mut program = Program::start(port);
-    let tmux = Tmux::new();
+    let tmux = Tmux::new("terminal");
     let command = format!(
         "{} console --port {port} --refresh-ms 200; echo CONSOLE-EXITED $?; sleep 120",
         hotpath_binary().display()
@@ -135,7 +141,7 @@ fn console_in_a_terminal() {
     if cfg!(feature = "threads") {
         // A section the console has no typed table for: shown generically.
         let threads = tmux.wait("the threads table", |s| s.contains(" main ") && s.contains(" worker "));
-        assert!(threads.contains("Cpu user") && threads.contains("rss bytes: "), "{threads}");
+        assert!(threads.contains("CPU user") && threads.contains("RSS bytes: "), "{threads}");
     } else {
         tmux.wait_for("no data: the threads sampler is off");
     }
@@ -176,5 +182,40 @@ fn console_in_a_terminal() {
     tmux.keys("q");
     let after = tmux.wait_for("CONSOLE-EXITED 0");
     assert!(!after.contains("1 Functions"), "alternate screen left:\n{after}");
+    drop(program);
+}
+
+/// The load cells (`97.3%`) of the Threads tab's rows named `twin`, in screen order.
+fn twin_loads(screen: &str) -> Vec<f64> {
+    screen
+        .lines()
+        .filter_map(|l| {
+            let mut words = l.split_whitespace().skip_while(|w| !w.ends_with("twin"));
+            words.next()?;
+            words.next()?.strip_suffix('%')?.parse().ok()
+        })
+        .collect()
+}
+
+#[test]
+#[cfg(feature = "threads")]
+fn threads_of_one_name_keep_their_own_rates() {
+    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let mut cmd = common::command("case_twin_threads");
+    cmd.env_remove("HOTPATH_METRICS_SERVER_OFF").env("HOTPATH_OUTPUT_FORMAT", "none").arg("120");
+    let program = Program::start_with(cmd, port);
+    let tmux = Tmux::new("twins");
+    let command = format!("{} console --port {port} --refresh-ms 300; sleep 120", hotpath_binary().display());
+    tmux.run(&["new-session", "-d", "-s", "console", "-x", "160", "-y", "40", &command]);
+    tmux.wait_for(" 1 Functions ");
+    tmux.keys("4");
+    // Keyed by name, both rows showed whichever thread was recorded last: the
+    // sleeping twin's rate next to the spinning one's, or the other way round.
+    let screen = tmux.wait("a busy twin and an idle twin", |s| {
+        let loads = twin_loads(s);
+        loads.len() == 2 && loads.iter().any(|l| *l >= 30.0) && loads.iter().any(|l| *l <= 10.0)
+    });
+    assert!(screen.contains("CPU user load"), "{screen}");
+    tmux.keys("q");
     drop(program);
 }

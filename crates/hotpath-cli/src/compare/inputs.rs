@@ -4,23 +4,23 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
-use hotpath_model::Report;
 
+use super::report_file;
 use super::samples::RunSamples;
 use super::side::Side;
 
 /// Reads the reports named by `spec` (a file, a directory of `.json` files or a
-/// glob pattern) as side `which` (`base` or `head`).
-pub(crate) fn load_spec(which: &str, spec: &str) -> anyhow::Result<Side> {
+/// glob pattern) as side `which` (`base` or `head`); no file may exceed `max_bytes`.
+pub(crate) fn load_spec(which: &str, spec: &str, max_bytes: u64) -> anyhow::Result<Side> {
     let files = resolve(which, spec)?;
-    load(which, spec, files)
+    load(which, spec, files, max_bytes)
 }
 
 /// Reads the given report files as one side, labelled `label`.
-pub(crate) fn load(which: &str, label: &str, files: Vec<PathBuf>) -> anyhow::Result<Side> {
+pub(crate) fn load(which: &str, label: &str, files: Vec<PathBuf>, max_bytes: u64) -> anyhow::Result<Side> {
     let mut runs = Vec::with_capacity(files.len());
     for path in &files {
-        runs.push(read(which, path)?);
+        runs.push(report_file::read(which, path, max_bytes)?);
     }
     if !runs.iter().any(RunSamples::has_measurements) {
         let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
@@ -31,15 +31,6 @@ pub(crate) fn load(which: &str, label: &str, files: Vec<PathBuf>) -> anyhow::Res
         );
     }
     Ok(Side::new(label, files, runs))
-}
-
-fn read(which: &str, path: &Path) -> anyhow::Result<RunSamples> {
-    let shown = path.display();
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {which} report {shown}"))?;
-    let report = Report::from_json(&text).with_context(|| format!("{which} report {shown}"))?;
-    // Parsed again as a plain value: the typed model drops sections it does not know.
-    let raw: serde_json::Value = serde_json::from_str(&text).with_context(|| format!("{which} report {shown}"))?;
-    Ok(RunSamples::from_report(&report, &raw))
 }
 
 fn resolve(which: &str, spec: &str) -> anyhow::Result<Vec<PathBuf>> {

@@ -1,9 +1,11 @@
 //! `hotpath compare`: regression detection between two sets of JSON reports, or
 //! between two git commits whose program it builds and runs itself.
 //!
-//! Data flow: reports → `samples` (per report: section → row → metric values;
-//! `functions_timing` typed, any other section generic) → `side` (values merged over
-//! runs) → `diff` (each metric judged by `verdict`, with `stats`) → `render`.
+//! Data flow: report files → `report_file` (per report, streamed: section → row →
+//! metric values in `samples`; `functions_timing` typed, any other section `generic`,
+//! each value's unit from `hotpath_model::Unit`) → `side` (values merged over runs)
+//! → `diff` (each metric judged by `verdict`, with `stats`, as it is rendered) →
+//! `render`.
 
 mod diff;
 mod generic;
@@ -12,6 +14,7 @@ mod inputs;
 mod kind;
 mod notes;
 mod render;
+mod report_file;
 mod samples;
 mod side;
 mod stats;
@@ -24,6 +27,8 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 
+use crate::input::InputArgs;
+use diff::Comparison;
 use verdict::Settings;
 
 /// Runs per commit with `--git` when `--runs` is not given.
@@ -42,7 +47,15 @@ pub(crate) enum Format {
 
 /// Arguments of `hotpath compare`.
 #[derive(clap::Args, Debug)]
-#[command(after_help = "Exit status: 0 no regression (or regressions without --fail-on-regression), \
+#[command(after_help = "Verdicts: timings, rates and levels (percentages, ratios) are noisy: with \
+                  several runs per side they are tested (Mann-Whitney U), with one run on a side a change \
+                  beyond the threshold is 'inconclusive', never 'regressed'. Counts and bytes are compared \
+                  exactly. Units come from the field names (docs/JSON_SCHEMA.md).\n\n\
+                  Section 'run' is no report section: it is the whole run, the wall time from the start of \
+                  profiling to the report (meta.wall_ns), one row per #[hotpath::main] function. Async \
+                  functions measured with #[measure] are compared once, in functions_timing (not again in \
+                  futures).\n\n\
+                  Exit status: 0 no regression (or regressions without --fail-on-regression), \
                   1 regression with --fail-on-regression, 2 usage or input error.\n\n\
                   Examples:\n  hotpath compare base.json head.json\n  \
                   hotpath compare 'base/*.json' 'head/*.json' --format markdown\n  \
@@ -91,6 +104,8 @@ pub(crate) struct Args {
     /// Show every compared metric, not only the changed ones (table and markdown).
     #[arg(long)]
     all: bool,
+    #[command(flatten)]
+    input: InputArgs,
 }
 
 pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
@@ -110,26 +125,38 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
                 command: args.command.clone(),
                 reports_dir: args.reports_dir.clone(),
                 target_dir: args.target_dir.clone(),
+                max_bytes: args.input.max_bytes(),
             };
             git::run(&options)?
         }
-        (None, Some(base), Some(head)) => (inputs::load_spec("base", base)?, inputs::load_spec("head", head)?),
+        (None, Some(base), Some(head)) => {
+            let max = args.input.max_bytes();
+            (inputs::load_spec("base", base, max)?, inputs::load_spec("head", head, max)?)
+        }
         // clap requires BASE and HEAD unless --git is given.
         _ => bail!("give BASE and HEAD reports, or --git BASE_REF HEAD_REF -- COMMAND"),
     };
-    let comparison = diff::compare(&base, &head, settings);
-    let text = match args.format {
-        Format::Table => render::table(&comparison, args.all),
-        Format::Markdown => render::markdown(&comparison, args.all),
-        Format::Json => render::json(&comparison),
-    };
+    let comparison = Comparison::new(&base, &head, settings);
     match &args.output {
-        Some(path) => std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?,
+        Some(path) => {
+            let file = std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
+            let mut out = std::io::BufWriter::new(file);
+            write(&comparison, args, &mut out).with_context(|| format!("cannot write {}", path.display()))?;
+        }
         None => {
-            let mut out = std::io::stdout().lock();
-            out.write_all(text.as_bytes()).and_then(|()| out.flush()).context("cannot write to standard output")?;
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            write(&comparison, args, &mut out).context("cannot write to standard output")?;
         }
     }
     let regressed = comparison.summary.regressed_metrics > 0;
     Ok(if regressed && args.fail_on_regression { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+fn write(c: &Comparison<'_>, args: &Args, out: &mut dyn Write) -> std::io::Result<()> {
+    match args.format {
+        Format::Table => out.write_all(render::table(c, args.all).as_bytes())?,
+        Format::Markdown => out.write_all(render::markdown(c, args.all).as_bytes())?,
+        Format::Json => render::json(c, out)?,
+    }
+    out.flush()
 }

@@ -2,10 +2,9 @@
 //! short labels. Minimum and maximum are left out on purpose: each is a single
 //! call, so they move with any hiccup; the percentiles carry the tail instead.
 
-use hotpath_model::{percentile_label, FunctionTiming, FunctionsTiming};
+use hotpath_model::{percentile_label, FunctionTiming, FunctionsTiming, Unit};
 
-use super::kind::Kind;
-use super::samples::{Metric, Section};
+use super::samples::Section;
 
 /// The section's key in the report.
 pub(crate) const SECTION: &str = "functions_timing";
@@ -13,27 +12,27 @@ pub(crate) const SECTION: &str = "functions_timing";
 pub(crate) fn section(timing: &FunctionsTiming) -> Section {
     let mut section = Section { truncated: timing.rows.len() < timing.total_functions, ..Section::default() };
     for row in &timing.rows {
-        section.rows.insert(row.name.clone(), metrics(row));
+        push_row(&mut section, row);
     }
     section
 }
 
-fn metrics(row: &FunctionTiming) -> Vec<Metric> {
-    let ns = |key: &str, label: &str, v: u64| Metric::new(key, label, Kind::Duration, v as f64);
-    let count = |key: &str, v: u64| Metric::new(key, key, Kind::Count, v as f64);
-    let mut out = vec![count("calls", row.calls), ns("avg_ns", "avg", row.avg_ns)];
+fn push_row(s: &mut Section, row: &FunctionTiming) {
+    let name = row.name.as_str();
+    let ns = |s: &mut Section, key: &str, label: &str, v: u64| s.push(name, key, label, Unit::Nanoseconds, v as f64);
+    s.push(name, "calls", "calls", Unit::Count, row.calls as f64);
+    ns(s, "avg_ns", "avg", row.avg_ns);
     for (p, value) in &row.percentiles_ns.0 {
         let label = percentile_label(*p);
-        out.push(ns(&format!("percentiles_ns.{label}"), &label, *value));
+        ns(s, &format!("percentiles_ns.{label}"), &label, *value);
     }
-    out.push(ns("total_ns", "total", row.total_ns));
-    out.push(ns("self_ns", "self", row.self_ns));
+    ns(s, "total_ns", "total", row.total_ns);
+    ns(s, "self_ns", "self", row.self_ns);
     if row.is_async {
-        out.push(ns("busy_ns", "busy", row.busy_ns));
-        out.push(count("polls", row.polls));
-        out.push(count("cancelled", row.cancelled));
+        ns(s, "busy_ns", "busy", row.busy_ns);
+        s.push(name, "polls", "polls", Unit::Count, row.polls as f64);
+        s.push(name, "cancelled", "cancelled", Unit::Count, row.cancelled as f64);
     }
-    out
 }
 
 #[cfg(test)]
@@ -53,14 +52,19 @@ mod tests {
     }
 
     fn labels(row: &FunctionTiming) -> Vec<String> {
-        metrics(row).into_iter().map(|m| m.label).collect()
+        let mut s = Section::default();
+        push_row(&mut s, row);
+        s.rows[0].iter().map(|(m, _)| s.info(*m).label.clone()).collect()
     }
 
     #[test]
     fn sync_rows_compare_calls_average_percentiles_total_and_self() {
         assert_eq!(labels(&row("f", false)), ["calls", "avg", "p50", "p99.9", "total", "self"]);
-        let p = metrics(&row("f", false)).into_iter().find(|m| m.label == "p99.9").unwrap();
-        assert_eq!((p.key.as_str(), p.kind, p.value), ("percentiles_ns.p99.9", Kind::Duration, 2_000.0));
+        let mut s = Section::default();
+        push_row(&mut s, &row("f", false));
+        let (m, v) = s.rows["f"][3];
+        let p = s.info(m);
+        assert_eq!((p.key.as_str(), p.unit, v), ("percentiles_ns.p99.9", Unit::Nanoseconds, 2_000.0));
     }
 
     #[test]

@@ -8,8 +8,9 @@
 //! - Noisy values (durations) with several runs per side are compared with the
 //!   Mann-Whitney U test: a regression needs p <= alpha *and* a median change beyond
 //!   the threshold. A change beyond the threshold that is not significant is
-//!   inconclusive. With one run on either side no test is possible: the change is
-//!   judged on the threshold alone and labelled single-run.
+//!   inconclusive. With one run on either side no test is possible, and one run of a
+//!   noisy value says nothing about its spread (17 ns against 22 ns is noise as often
+//!   as not): a change beyond the threshold is inconclusive, never a regression.
 
 use serde::Serialize;
 
@@ -36,7 +37,8 @@ pub(crate) enum Verdict {
     WithinThreshold,
     /// Equal, or a small difference that is not significant.
     Unchanged,
-    /// Beyond the threshold but not significant (or run ranges overlap).
+    /// Beyond the threshold but not significant, not testable (one run of a noisy
+    /// value), or run ranges overlap.
     Inconclusive,
     /// Only in head.
     Added,
@@ -67,7 +69,8 @@ impl Verdict {
 pub(crate) enum Method {
     /// Exact values compared directly.
     Exact,
-    /// A noisy value with one run on a side: no significance test.
+    /// A noisy value with one run on a side: no significance test, so a change beyond
+    /// the threshold is inconclusive.
     SingleRun,
     /// Mann-Whitney U test on the per-run values.
     MannWhitney,
@@ -128,7 +131,7 @@ pub(crate) fn judge(kind: Kind, base: &[f64], head: &[f64], settings: Settings, 
         let verdict = match () {
             _ if !changed => Verdict::Unchanged,
             _ if !beyond => Verdict::WithinThreshold,
-            _ => direction,
+            _ => Verdict::Inconclusive,
         };
         (Method::SingleRun, None, verdict)
     } else {
@@ -199,9 +202,13 @@ mod tests {
     }
 
     #[test]
-    fn single_runs_use_the_threshold_alone() {
-        let j = verdict(Kind::Duration, &[100.0], &[150.0]);
-        assert_eq!((j.verdict, j.method, j.p_value), (Verdict::Regressed, Method::SingleRun, None));
+    fn single_runs_of_noisy_values_are_never_regressions() {
+        let j = verdict(Kind::Duration, &[17.0], &[22.0]);
+        assert_eq!((j.verdict, j.method, j.p_value), (Verdict::Inconclusive, Method::SingleRun, None));
+        assert_eq!(verdict(Kind::Rate, &[100.0], &[10.0]).verdict, Verdict::Inconclusive);
+        assert_eq!(verdict(Kind::Duration, &[100.0], &[100.0]).verdict, Verdict::Unchanged);
+        // Exact values still compare exactly with one run.
+        assert_eq!(verdict(Kind::Count, &[17.0], &[22.0]).verdict, Verdict::Regressed);
         assert_eq!(verdict(Kind::Duration, &[100.0], &[95.0]).verdict, Verdict::WithinThreshold);
         assert_eq!(verdict(Kind::Duration, &[100.0, 101.0], &[100.0]).verdict, Verdict::WithinThreshold);
     }

@@ -1,5 +1,6 @@
 //! Keys and mouse to actions. Arrows and vim keys move, `1`-`5` and Tab switch
-//! tabs, `←`/`→` (`h`/`l`) switch views, `s`/`r` sort, `p` pauses, `q` quits; a
+//! tabs, `←`/`→` (`h`/`l`) switch views, `<`/`>` (Shift-←/→) scroll wide tables,
+//! `s`/`r` sort, `p` pauses, `q` quits; a
 //! click selects a tab, a view, a sort column or a row, and the wheel scrolls.
 
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind};
@@ -29,7 +30,12 @@ fn key_action(key: &KeyEvent) -> Option<Action> {
     if key.modifiers.contains(KeyModifiers::CONTROL) {
         return matches!(key.code, KeyCode::Char('c')).then_some(Action::Quit);
     }
+    let shift = key.modifiers.contains(KeyModifiers::SHIFT);
     Some(match key.code {
+        KeyCode::Right if shift => Action::ScrollRight,
+        KeyCode::Left if shift => Action::ScrollLeft,
+        KeyCode::Char('>') | KeyCode::Char('.') => Action::ScrollRight,
+        KeyCode::Char('<') | KeyCode::Char(',') => Action::ScrollLeft,
         KeyCode::Char('q') => Action::Quit,
         KeyCode::Char('p') | KeyCode::Char(' ') => Action::TogglePause,
         KeyCode::Char('?') => Action::ToggleHelp,
@@ -74,6 +80,8 @@ mod tests {
         assert_eq!(key(KeyCode::Char('j')), Some(Action::Down));
         assert_eq!(key(KeyCode::Char('3')), Some(Action::Tab(2)));
         assert_eq!(key(KeyCode::Char('p')), Some(Action::TogglePause));
+        assert_eq!(key(KeyCode::Char('>')), Some(Action::ScrollRight));
+        assert_eq!(key_action(&KeyEvent::new(KeyCode::Left, KeyModifiers::SHIFT)), Some(Action::ScrollLeft));
         assert_eq!(key_action(&KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)), Some(Action::Quit));
         let mut app = App::new("x:1".into(), std::time::Duration::from_secs(1));
         app.regions.tabs = vec![(Rect::new(0, 0, 10, 1), 0), (Rect::new(10, 0, 10, 1), 1)];

@@ -24,6 +24,8 @@ pub(crate) struct Options {
     pub(crate) command: Vec<String>,
     pub(crate) reports_dir: Option<PathBuf>,
     pub(crate) target_dir: Option<PathBuf>,
+    /// Largest report a run may write, in bytes.
+    pub(crate) max_bytes: u64,
 }
 
 /// One of the two commits being compared.
@@ -83,8 +85,8 @@ pub(crate) fn run(options: &Options) -> anyhow::Result<(Side, Side)> {
 
     // Read before the worktrees (and a temporary reports directory) are removed.
     let [base, head] = commits;
-    let base = inputs::load(base.which, &base.label, base.reports)?;
-    let head = inputs::load(head.which, &head.label, head.reports)?;
+    let base = inputs::load(base.which, &base.label, base.reports, options.max_bytes)?;
+    let head = inputs::load(head.which, &head.label, head.reports, options.max_bytes)?;
     Ok((base, head))
 }
 

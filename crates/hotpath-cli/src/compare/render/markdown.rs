@@ -1,27 +1,29 @@
 //! GitHub-flavoured markdown for a pull-request comment: a verdict heading, the
 //! notable changes in one table, and every compared metric folded in `<details>`.
+//! Names are code spans and other text is escaped (`escape.rs`), so that no label
+//! can add rows, HTML or formatting to the comment.
 
-use super::{lines, result_text, runs_text, section_title, Line};
-use crate::compare::diff::Comparison;
+use super::escape::{code, markdown as escape};
+use super::lines::{lines, result_text, runs_text, section_title, Line};
+use crate::compare::diff::{Comparison, TEST};
 use crate::compare::verdict::Verdict;
 
 /// Lines in the folded table; GitHub rejects comments over 65,536 characters.
 const MAX_DETAIL_LINES: usize = 400;
 
-pub(crate) fn render(c: &Comparison, all: bool) -> String {
+pub(crate) fn render(c: &Comparison<'_>, all: bool) -> String {
     let regressed = c.summary.regressed_metrics > 0;
     let mut out = String::from("### hotpath performance comparison\n\n");
     out.push_str(if regressed { "**:x: Regression**: " } else { "**:white_check_mark: No regression**: " });
     out.push_str(&result_text(c));
     out.push_str(".\n\n");
     out.push_str(&format!(
-        "Base {} ({}) vs head {} ({}). Threshold {}%; timing: {} (α = {}); values are medians over runs.\n",
+        "Base {} ({}) vs head {} ({}). Threshold {}%; timing: {TEST} (α = {}); values are medians over runs.\n",
         code(&c.base.label),
         runs_text(c.base.runs),
         code(&c.head.label),
         runs_text(c.head.runs),
         c.settings.threshold_pct,
-        c.settings.test,
         c.settings.alpha
     ));
     for note in &c.notes {
@@ -29,10 +31,14 @@ pub(crate) fn render(c: &Comparison, all: bool) -> String {
     }
     let mut notable = Vec::new();
     let mut every = Vec::new();
-    for section in &c.sections {
-        let title = section_title(&section.name);
-        notable.extend(lines(&section.rows, all).0.into_iter().map(|l| (title.clone(), l)));
-        every.extend(lines(&section.rows, true).0.into_iter().map(|l| (title.clone(), l)));
+    let mut more = 0;
+    for section in c.sections() {
+        let title = escape(&section_title(section.name));
+        notable.extend(lines(&section, all, usize::MAX).lines.into_iter().map(|l| (title.clone(), l)));
+        let room = MAX_DETAIL_LINES.saturating_sub(every.len());
+        let detail = lines(&section, true, room);
+        more += detail.more;
+        every.extend(detail.lines.into_iter().map(|l| (title.clone(), l)));
     }
     out.push('\n');
     if notable.is_empty() {
@@ -40,11 +46,10 @@ pub(crate) fn render(c: &Comparison, all: bool) -> String {
     } else {
         table(&mut out, &notable);
     }
-    let shown = every.len().min(MAX_DETAIL_LINES);
     out.push_str(&format!("\n<details><summary>All compared metrics ({})</summary>\n\n", c.summary.compared_metrics));
-    table(&mut out, &every[..shown]);
-    if shown < every.len() {
-        out.push_str(&format!("\n{} more lines are in the JSON output (`--format json`).\n", every.len() - shown));
+    table(&mut out, &every);
+    if more > 0 {
+        out.push_str(&format!("\n{more} more lines are in the JSON output (`--format json`).\n"));
     }
     out.push_str("\n</details>\n");
     out
@@ -71,24 +76,15 @@ fn table(out: &mut String, lines: &[(String, Line)]) {
     }
 }
 
-/// A code span: function paths hold `<`, `>` and `_` that markdown would eat.
-/// A pipe still ends a table cell inside a code span, so it is escaped.
-fn code(text: &str) -> String {
-    format!("`{}`", text.replace('`', "'").replace('|', "\\|"))
-}
-
-fn escape(text: &str) -> String {
-    text.replace('|', "\\|").replace('<', "&lt;").replace('>', "&gt;")
-}
-
 #[cfg(test)]
 mod tests {
-    use super::super::fixture::comparison;
+    use super::super::fixture::{comparison, hostile, sides};
     use super::*;
 
     #[test]
     fn headline_changes_and_folded_details() {
-        let text = render(&comparison(), false);
+        let sides = sides();
+        let text = render(&comparison(&sides), false);
         assert!(
             text.starts_with("### hotpath performance comparison\n\n**:x: Regression**: 1 regressed metric"),
             "{text}"
@@ -104,5 +100,22 @@ mod tests {
         assert!(!head.contains("app::steady"), "{text}");
         assert!(details.contains("| `app::steady\\|x` | calls | 10 | 10 | +0.0% | unchanged |"), "{text}");
         assert!(text.ends_with("</details>\n"));
+    }
+
+    #[test]
+    fn labels_cannot_break_the_table_or_inject_html() {
+        let sides = hostile();
+        let text = render(&comparison(&sides), false);
+        assert!(!text.contains('\u{1b}'), "{text}");
+        // HTML only inside code spans, which GitHub shows as text.
+        assert_eq!(text.matches("<script>").count(), text.matches("`<script>alert(1)</script>`").count(), "{text}");
+        // Every table line has the table's seven cells: no label added a row or a cell.
+        for line in text.lines().filter(|l| l.starts_with('|')) {
+            let cells = line.replace("\\|", "").matches('|').count();
+            assert_eq!(cells, 8, "{line}");
+        }
+        assert!(text.contains("| `evil\\n\\| fake \\| row \\|` | alloc\\_bytes |"), "{text}");
+        assert!(text.contains("Base `main\\n# title` (1 run)"), "{text}");
+        assert!(text.contains("| custom\\|sec\\u{1b}\\[1m |"), "{text}");
     }
 }

@@ -1,47 +1,53 @@
 //! The terminal form: a header naming both sides and the method, then one grid per
-//! section in the style of the report tables, then the result line.
+//! section in the style of the report tables, then the result line. Everything
+//! taken from the reports or the command line is escaped for the terminal.
 
 use hotpath_model::Table;
 
-use super::{lines, name_header, result_text, runs_text, section_title};
-use crate::compare::diff::Comparison;
+use super::escape::terminal;
+use super::lines::{lines, name_header, result_text, runs_text, section_title};
+use crate::compare::diff::{Comparison, TEST};
 use crate::compare::verdict::Verdict;
 
-pub(crate) fn render(c: &Comparison, all: bool) -> String {
+pub(crate) fn render(c: &Comparison<'_>, all: bool) -> String {
     let mut out = String::from("hotpath compare\n");
-    out.push_str(&format!("  base: {}, {}\n", c.base.label, runs_text(c.base.runs)));
-    out.push_str(&format!("  head: {}, {}\n", c.head.label, runs_text(c.head.runs)));
+    out.push_str(&format!("  base: {}, {}\n", terminal(&c.base.label), runs_text(c.base.runs)));
+    out.push_str(&format!("  head: {}, {}\n", terminal(&c.head.label), runs_text(c.head.runs)));
     out.push_str(&format!(
-        "  threshold {}%; timing: {} (alpha {}); values are medians over runs\n",
-        c.settings.threshold_pct, c.settings.test, c.settings.alpha
+        "  threshold {}%; timing: {TEST} (alpha {}); values are medians over runs\n",
+        c.settings.threshold_pct, c.settings.alpha
     ));
     for note in &c.notes {
-        out.push_str(&format!("note: {note}\n"));
+        out.push_str(&format!("note: {}\n", terminal(note)));
     }
-    for section in &c.sections {
-        let (lines, hidden) = lines(&section.rows, all);
-        let title = section_title(&section.name);
+    for section in c.sections() {
+        let shown = lines(&section, all, usize::MAX);
+        let title = terminal(&section_title(section.name));
+        let rows = section.row_count();
         out.push('\n');
-        if lines.is_empty() {
+        if shown.lines.is_empty() {
             out.push_str(&format!(
-                "{title} - {} row(s), no change beyond the threshold ({hidden} metrics)\n",
-                section.rows.len()
+                "{title} - {rows} row(s), no change beyond the threshold ({} metrics)\n",
+                shown.hidden
             ));
             continue;
         }
-        out.push_str(&format!("{title} - {} row(s)\n", section.rows.len()));
-        let mut table = Table::new([name_header(&section.name), "Metric", "Base", "Head", "Change", "Verdict"]);
-        for l in lines {
+        out.push_str(&format!("{title} - {rows} row(s)\n"));
+        let mut table = Table::new([name_header(section.name), "Metric", "Base", "Head", "Change", "Verdict"]);
+        for l in shown.lines {
             let verdict = match l.verdict {
                 // Upper case so that a regression stands out in a long log.
                 Verdict::Regressed => l.verdict_text.replacen("regressed", "REGRESSED", 1),
                 _ => l.verdict_text,
             };
-            table.row(vec![l.name, l.metric, l.base, l.head, l.change, verdict]);
+            table.row(vec![terminal(&l.name), terminal(&l.metric), l.base, l.head, l.change, verdict]);
         }
         out.push_str(&table.render());
-        if hidden > 0 {
-            out.push_str(&format!("({hidden} unchanged or within-threshold metrics not shown; --all shows them)\n"));
+        if shown.hidden > 0 {
+            out.push_str(&format!(
+                "({} unchanged or within-threshold metrics not shown; --all shows them)\n",
+                shown.hidden
+            ));
         }
     }
     let status = if c.summary.regressed_metrics > 0 { "REGRESSION" } else { "no regression" };
@@ -51,12 +57,13 @@ pub(crate) fn render(c: &Comparison, all: bool) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fixture::comparison;
+    use super::super::fixture::{comparison, hostile, sides};
     use super::*;
 
     #[test]
     fn shows_changes_and_hides_unchanged_metrics() {
-        let text = render(&comparison(), false);
+        let sides = sides();
+        let text = render(&comparison(&sides), false);
         assert!(text.contains("  base: main, 5 runs\n  head: HEAD, 5 runs\n"), "{text}");
         assert!(
             text.contains("| app::work<T> | avg    | 1.00 ms | 20.00 ms | +1900% (20.0x) | REGRESSED (p = 0.008) |"),
@@ -73,8 +80,29 @@ mod tests {
 
     #[test]
     fn all_shows_every_metric() {
-        let text = render(&comparison(), true);
+        let sides = sides();
+        let text = render(&comparison(&sides), true);
         assert!(text.contains("| app::steady|x | calls  | 10      | 10       | +0.0%          | unchanged "), "{text}");
         assert!(!text.contains("not shown"));
+    }
+
+    #[test]
+    fn labels_cannot_steer_the_terminal_and_rates_have_units() {
+        let sides = hostile();
+        let text = render(&comparison(&sides), true);
+        assert!(!text.contains('\u{1b}') && !text.contains('\u{7}'), "{text:?}");
+        assert!(text.contains("\\u{1b}]0;pwned\\u{7}\\u{1b}[2J"), "{text}");
+        assert!(text.contains("| evil\\n| fake | row |"), "{text}");
+        assert!(text.contains("base: main\\n# title, 1 run"), "{text}");
+        assert!(text.contains("custom|sec\\u{1b}[1m - 3 row(s)"), "{text}");
+        // Every table line is one row: no raw newline split a cell.
+        assert!(text.lines().filter(|l| l.starts_with("| ")).all(|l| l.ends_with('|')), "{text}");
+        let squashed: String = text.split(' ').filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ");
+        assert!(
+            squashed.contains("| items_per_sec | 16.31 M/s | 1.00 M/s | -93.9% | inconclusive (single run) |"),
+            "{text}"
+        );
+        assert!(!text.contains("REGRESSED (single"), "{text}");
+        assert!(squashed.contains("| alloc_bytes | 4.0 KB | 8.0 KB | +100% (2.0x) | REGRESSED (exact) |"), "{text}");
     }
 }

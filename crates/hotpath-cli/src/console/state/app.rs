@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 use ratatui::layout::Rect;
 use serde_json::Value;
 
+use super::build;
 use super::history::History;
 use super::table::Table;
 use super::tabs::{SubView, Tab};
@@ -47,6 +48,9 @@ pub(crate) enum Action {
     SortReverse,
     SortBy(usize),
     Select(usize),
+    /// Shows the table's columns from one further right or left (the name stays).
+    ScrollRight,
+    ScrollLeft,
 }
 
 /// Where the last frame drew the clickable things, for mouse input.
@@ -79,8 +83,10 @@ pub(crate) struct App {
     pub(crate) history: History,
     /// Per view key: sort column and whether descending.
     sort: HashMap<String, (usize, bool)>,
-    /// Per view key: the selected row's name (stable while rows move).
+    /// Per view key: the selected row's identity (stable while rows move).
     selected: HashMap<String, String>,
+    /// Per view key: the first column shown after the name, for wide tables.
+    scroll: HashMap<String, usize>,
     pub(crate) regions: Regions,
 }
 
@@ -99,6 +105,7 @@ impl App {
             history: History::default(),
             sort: HashMap::new(),
             selected: HashMap::new(),
+            scroll: HashMap::new(),
             regions: Regions::default(),
         }
     }
@@ -158,7 +165,7 @@ impl App {
     pub(crate) fn table(&self, view: &SubView) -> Option<Table> {
         let data = self.data.as_ref()?;
         let section = data.report.get(view.section)?;
-        let mut table = Table::build(view.section, section, view.list.as_deref(), &data.report["meta"], &self.history)?;
+        let mut table = build::table(view.section, section, view.list.as_deref(), &data.report["meta"], &self.history)?;
         if let Some(&(col, descending)) = self.sort.get(&view.key()) {
             table.sort(col, descending);
         }
@@ -167,6 +174,18 @@ impl App {
 
     pub(crate) fn sort_of(&self, view: &SubView) -> Option<(usize, bool)> {
         self.sort.get(&view.key()).copied()
+    }
+
+    /// How many columns after the name the table is scrolled right.
+    pub(crate) fn scroll_of(&self, view: &SubView) -> usize {
+        self.scroll.get(&view.key()).copied().unwrap_or(0)
+    }
+
+    /// Keeps the scroll within the columns the last drawing could scroll to.
+    pub(crate) fn clamp_scroll(&mut self, view: &SubView, max: usize) {
+        if let Some(s) = self.scroll.get_mut(&view.key()) {
+            *s = (*s).min(max);
+        }
     }
 
     /// Index of the selected row in `table` (the first row when none is chosen).
@@ -200,6 +219,11 @@ impl App {
             Action::View(i) => self.view[tab] = i.min(self.views().len() - 1),
             Action::SortNext | Action::SortReverse | Action::SortBy(_) => self.sort_action(action),
             Action::Up | Action::Down | Action::Top | Action::Bottom | Action::Select(_) => self.move_selection(action),
+            Action::ScrollRight | Action::ScrollLeft => {
+                let key = self.current_view().key();
+                let s = self.scroll.entry(key).or_default();
+                *s = if action == Action::ScrollRight { *s + 1 } else { s.saturating_sub(1) };
+            }
         }
     }
 
@@ -236,6 +260,6 @@ impl App {
             Action::Select(i) => i.min(last),
             _ => current,
         };
-        self.selected.insert(view.key(), table.rows[next].name.clone());
+        self.selected.insert(view.key(), table.rows[next].key.clone());
     }
 }

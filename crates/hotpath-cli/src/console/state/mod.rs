@@ -2,18 +2,26 @@
 //!
 //! - `app`: the application state and how actions and polls change it.
 //! - `tabs`: the tabs, their views and the section each view reads.
-//! - `table`: a section's rows as a sortable table (typed for functions timing).
-//! - `generic`: any other section, read from its JSON alone.
+//! - `fields`, `labels`: the JSON read without types (row lists, row identity, fields
+//!   with their `hotpath_model::Unit`) and human labels for field paths.
+//! - `table`: the table types; `build` picks `timing` (typed functions timing) or
+//!   `generic` (any other section) to fill one.
 //! - `history`: per-row rates over time, for the rate columns and sparklines.
 
 mod app;
+mod build;
+mod fields;
 mod generic;
 mod history;
+mod labels;
 mod table;
 mod tabs;
+mod timing;
 
 pub(crate) use app::{Action, App, Link, Mode, Regions};
-pub(crate) use generic::{flatten, row_lists, show_value};
-pub(crate) use history::History;
+pub(crate) use fields::{flatten, row_lists};
+pub(crate) use generic::show_value;
+pub(crate) use history::{nested_key, History};
+pub(crate) use labels::title_of;
 pub(crate) use table::{Kind, Table, TableRow};
 pub(crate) use tabs::{SubView, Tab};

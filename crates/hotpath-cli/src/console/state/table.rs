@@ -1,27 +1,29 @@
-//! A section's rows as a table of typed cells, sortable. `functions_timing` is read
-//! through the typed model; every other section through `generic`.
+//! A section's rows as a table of typed cells, sortable. Built by `build.rs`;
+//! the types only, so that every builder can use them.
 
 use std::cmp::Ordering;
 
-use hotpath_model::{format_bytes, format_count, format_duration_ns, percentile_label, FunctionsTiming};
+use hotpath_model::Unit;
 use serde_json::Value;
-
-use super::generic::{self, row_lists};
-use super::history::History;
 
 /// How a column's values are shown.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) enum Kind {
     #[default]
     Text,
-    Count,
-    Duration,
-    Bytes,
-    Rate,
+    /// A number that names rather than measures (`tid`, `index`): shown as it is.
+    Id,
+    /// A measured value, shown in its unit.
+    Unit(Unit),
     /// A rate of nanoseconds per second, shown as a share of one core (`12.5%`).
     Busy,
-    Percent,
-    Float,
+}
+
+impl Kind {
+    /// Rates over time (drawn in their own colour).
+    pub(crate) fn is_rate(self) -> bool {
+        matches!(self, Kind::Busy | Kind::Unit(Unit::PerSecond | Unit::BytesPerSecond))
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -44,13 +46,9 @@ impl Cell {
         match (self, kind) {
             (Cell::Empty, _) => "-".into(),
             (Cell::Text(t), _) => t.clone(),
-            (Cell::Number(n), Kind::Duration) => format_duration_ns(*n as u64),
-            (Cell::Number(n), Kind::Bytes) => format_bytes(*n as u64),
-            (Cell::Number(n), Kind::Count) => format_count(*n as u64),
-            (Cell::Number(n), Kind::Rate) => format_rate(*n),
+            (Cell::Number(n), Kind::Unit(unit)) => unit.format(*n),
             (Cell::Number(n), Kind::Busy) => format!("{:.1}%", n / 1e7),
-            (Cell::Number(n), Kind::Percent) => format!("{n:.1}%"),
-            (Cell::Number(n), Kind::Float | Kind::Text) => format!("{n:.2}"),
+            (Cell::Number(n), Kind::Id | Kind::Text) => n.to_string(),
         }
     }
 
@@ -68,17 +66,11 @@ impl Cell {
     }
 }
 
-/// `12.3/s`, `4.5k/s`, `1.2M/s`: rates stay narrow.
-pub(crate) fn format_rate(per_second: f64) -> String {
-    match per_second {
-        r if r >= 1e6 => format!("{:.1}M/s", r / 1e6),
-        r if r >= 1e3 => format!("{:.1}k/s", r / 1e3),
-        r => format!("{r:.1}/s"),
-    }
-}
-
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct TableRow {
+    /// What identifies the row across polls (`tid 4250`, `app::f @ src/main.rs:3`).
+    pub(crate) key: String,
+    /// What the row is called on screen.
     pub(crate) name: String,
     pub(crate) cells: Vec<Cell>,
     /// The row as the server sent it, for the detail pane.
@@ -91,29 +83,11 @@ pub(crate) struct Table {
     pub(crate) rows: Vec<TableRow>,
     /// Field whose rate is drawn as the sparkline (`calls` for functions).
     pub(crate) counter: Option<String>,
-    /// How that rate reads: [`Kind::Rate`] (per second) or [`Kind::Busy`] (share of a core).
+    /// How that rate reads: per second, or [`Kind::Busy`] (share of a core).
     pub(crate) counter_kind: Kind,
 }
 
 impl Table {
-    /// The table of `list` (or the section's only list) of `section`.
-    pub(crate) fn build(
-        name: &str,
-        section: &Value,
-        list: Option<&str>,
-        meta: &Value,
-        history: &History,
-    ) -> Option<Self> {
-        if name == "functions_timing" {
-            return functions_timing(section, meta, history);
-        }
-        let lists = row_lists(section);
-        match list.map(str::to_string).or_else(|| lists.into_iter().next()) {
-            Some(list) => generic::rows(name, section[list.as_str()].as_array()?, history),
-            None => generic::fields(section),
-        }
-    }
-
     /// Sorts rows by column `col`, largest first when `descending`.
     pub(crate) fn sort(&mut self, col: usize, descending: bool) {
         self.rows.sort_by(|a, b| {
@@ -127,47 +101,10 @@ impl Table {
         });
     }
 
-    pub(crate) fn position(&self, name: &str) -> Option<usize> {
-        self.rows.iter().position(|r| r.name == name)
+    /// Index of the row identified by `key`.
+    pub(crate) fn position(&self, key: &str) -> Option<usize> {
+        self.rows.iter().position(|r| r.key == key)
     }
-}
-
-fn functions_timing(section: &Value, meta: &Value, history: &History) -> Option<Table> {
-    let timing: FunctionsTiming = serde_json::from_value(section.clone()).ok()?;
-    let percentiles: Vec<f64> =
-        meta["percentiles"].as_array().map(|p| p.iter().filter_map(Value::as_f64).collect()).unwrap_or_default();
-    let wall = meta["wall_ns"].as_f64().unwrap_or(0.0);
-    let column = |key: &str, title: &str, kind| Column { key: key.into(), title: title.into(), kind };
-    let mut columns = vec![column("name", "Function", Kind::Text), column("calls", "Calls", Kind::Count)];
-    columns.push(column("calls/s", "Calls/s", Kind::Rate));
-    columns.push(column("avg_ns", "Avg", Kind::Duration));
-    for p in &percentiles {
-        let label = percentile_label(*p);
-        columns.push(column(&format!("percentiles_ns.{label}"), &label.to_uppercase(), Kind::Duration));
-    }
-    columns.extend([
-        column("total_ns", "Total", Kind::Duration),
-        column("total%", "% Total", Kind::Percent),
-        column("self_ns", "Self", Kind::Duration),
-    ]);
-    let rows = timing
-        .rows
-        .iter()
-        .zip(section["rows"].as_array()?)
-        .map(|(row, raw)| {
-            let rate = history.rate("functions_timing", &row.name, "calls");
-            let mut cells = vec![Cell::Text(row.name.clone()), Cell::Number(row.calls as f64)];
-            cells.push(rate.map_or(Cell::Empty, Cell::Number));
-            cells.push(Cell::Number(row.avg_ns as f64));
-            cells.extend(
-                percentiles.iter().map(|p| row.percentiles_ns.get(*p).map_or(Cell::Empty, |v| Cell::Number(v as f64))),
-            );
-            let share = if wall > 0.0 { Cell::Number(row.total_ns as f64 * 100.0 / wall) } else { Cell::Empty };
-            cells.extend([Cell::Number(row.total_ns as f64), share, Cell::Number(row.self_ns as f64)]);
-            TableRow { name: row.name.clone(), cells, raw: raw.clone() }
-        })
-        .collect();
-    Some(Table { columns, rows, counter: Some("calls".into()), counter_kind: Kind::Rate })
 }
 
 #[cfg(test)]
@@ -175,12 +112,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn rates_and_cells_format() {
-        assert_eq!(format_rate(94_076.1), "94.1k/s");
-        assert_eq!(format_rate(2.5e6), "2.5M/s");
-        assert_eq!(format_rate(12.34), "12.3/s");
+    fn cells_format_in_their_unit() {
+        assert_eq!(Cell::Number(94_076.1).show(Kind::Unit(Unit::PerSecond)), "94.08 k/s");
+        assert_eq!(Cell::Number(12.34).show(Kind::Unit(Unit::PerSecond)), "12.3/s");
         assert_eq!(Cell::Number(250_000_000.0).show(Kind::Busy), "25.0%");
-        assert_eq!(Cell::Number(12_697.0).show(Kind::Bytes), "12.4 KB");
-        assert_eq!(Cell::Empty.show(Kind::Count), "-");
+        assert_eq!(Cell::Number(12_697.0).show(Kind::Unit(Unit::Bytes)), "12.4 KB");
+        assert_eq!(Cell::Number(4250.0).show(Kind::Id), "4250");
+        assert_eq!(Cell::Empty.show(Kind::Unit(Unit::Count)), "-");
+        assert!(Kind::Busy.is_rate() && !Kind::Unit(Unit::Count).is_rate());
     }
 }

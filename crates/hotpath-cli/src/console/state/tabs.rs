@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::generic::row_lists;
+use super::fields::row_lists;
 
 /// The top-level tabs, in key order `1`..`5`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -63,9 +63,10 @@ pub(crate) fn status(frame: &mut Frame<'_>, area: Rect, app: &App) {
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
-const HELP: [&str; 10] = [
+const HELP: [&str; 11] = [
     "1-5, Tab, Shift-Tab   switch tab",
     "←/→ or h/l            switch view inside a tab",
+    "< > or Shift-←/→      scroll a wide table's columns",
     "↑/↓ or k/j, g/G       move the selection",
     "s                     sort by the next column",
     "r                     reverse the sort",

@@ -2,13 +2,14 @@
 //! and the queue depth, read from the row's fields by name (`sent…`,
 //! `received…`, `queue…`), so it works with whatever counters the section has.
 
+use hotpath_model::Unit;
 use ratatui::text::Line;
 use serde_json::Value;
 
 use crate::console::state::History;
 
 /// Two lines: the flow with the queue depth, then rates and totals of each side.
-pub(crate) fn lines(section: &str, name: &str, row: &Value, history: &History) -> Vec<Line<'static>> {
+pub(crate) fn lines(section: &str, key: &str, row: &Value, history: &History) -> Vec<Line<'static>> {
     let object = row.as_object();
     let field = |pred: &dyn Fn(&str) -> bool| {
         object.and_then(|o| {
@@ -23,8 +24,8 @@ pub(crate) fn lines(section: &str, name: &str, row: &Value, history: &History) -
     }
     let rate = |f: &Option<(String, u64)>| {
         f.as_ref()
-            .and_then(|(k, _)| history.rate(section, name, k))
-            .map_or_else(|| "-/s".to_string(), |r| format!("{r:.1}/s"))
+            .and_then(|(k, _)| history.rate(section, key, k))
+            .map_or_else(|| "-/s".to_string(), |r| Unit::PerSecond.format(r))
     };
     let total = |f: &Option<(String, u64)>| f.as_ref().map_or_else(|| "-".to_string(), |(_, v)| v.to_string());
     let depth = queue.as_ref().map_or_else(|| "?".to_string(), |(_, v)| v.to_string());

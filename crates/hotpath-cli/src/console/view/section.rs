@@ -10,7 +10,7 @@ use ratatui::Frame;
 use serde_json::Value;
 
 use super::{detail, table};
-use crate::console::state::{row_lists, show_value, App};
+use crate::console::state::{row_lists, show_value, title_of, App};
 
 /// What a screen adds to the detail pane.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -35,7 +35,9 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, app: &mut App, extra: Extr
     frame.render_widget(Paragraph::new(summary_text).style(Style::new().fg(Color::Gray)), summary);
     let wide = body.width >= 110;
     let [left, right] = if wide {
-        Layout::horizontal([Constraint::Percentage(66), Constraint::Percentage(34)]).areas(body)
+        // The detail pane takes a third, within 40 to 60 columns; the table the rest.
+        let detail = (body.width / 3).clamp(40, 60);
+        Layout::horizontal([Constraint::Min(0), Constraint::Length(detail)]).areas(body)
     } else {
         Layout::vertical([Constraint::Percentage(60), Constraint::Percentage(40)]).areas(body)
     };
@@ -46,13 +48,13 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, app: &mut App, extra: Extr
 }
 
 /// The section's own top-level figures (`total_functions: 7`, `rss_bytes: 7.8 MB`).
-fn summary_line(section: &Value) -> Line<'static> {
+pub(crate) fn summary_line(section: &Value) -> Line<'static> {
     let parts: Vec<String> = section
         .as_object()
         .into_iter()
         .flatten()
         .filter(|(_, v)| matches!(v, Value::Number(_) | Value::String(_) | Value::Bool(_)))
-        .map(|(k, v)| format!("{}: {}", k.replace('_', " "), show_value(k, v)))
+        .map(|(k, v)| format!("{}: {}", title_of(k), show_value(k, None, v)))
         .collect();
     Line::from(parts.join("   "))
 }

@@ -66,8 +66,10 @@ fn functions_timing_table_with_rates_and_detail() {
     }
     let parse = text.lines().find(|l| l.contains("▶ app::parse")).unwrap_or_else(|| panic!("{text}"));
     assert!(parse.contains("300") && parse.contains("100.0/s") && parse.contains("2.00 ms"), "{parse}");
-    assert!(text.contains("calls per second: now 100/s"), "sparkline title: {text}");
-    assert!(text.contains("file: src/main.rs") && text.contains("percentiles_ns.p99: 4.00 µs"), "detail pane: {text}");
+    assert!(text.contains("Calls per second: now 100/s"), "sparkline title: {text}");
+    // Labels, not JSON keys, in the detail pane.
+    assert!(text.contains("File: src/main.rs") && text.contains("P99: 4.00 µs"), "detail pane: {text}");
+    assert!(!text.contains("percentiles_ns"), "{text}");
     assert!(text.contains("● 127.0.0.1:6770") && text.contains("app::main pid 42 up 3s"), "{text}");
 }
 
@@ -103,15 +105,15 @@ fn missing_sections_say_why() {
 #[test]
 fn a_new_section_lights_up_generically() {
     let threads = json!({"threads": {"rss_bytes": 8_178_892, "rows": [
-        {"name": "main", "tid": 7, "status": "Sleeping", "cpu_pct": 6.3, "user_ns": 123_000_000, "alloc_bytes": 376_627},
-        {"name": "worker-1", "tid": 8, "status": "Running", "cpu_pct": 98.2, "user_ns": 1_842_000_000, "alloc_bytes": 12_697}
+        {"name": "main", "tid": 7, "status": "Sleeping", "cpu_percent": 6.3, "user_ns": 123_000_000, "alloc_bytes": 376_627},
+        {"name": "worker-1", "tid": 8, "status": "Running", "cpu_percent": 98.2, "user_ns": 1_842_000_000, "alloc_bytes": 12_697}
     ]}});
     let mut app = app_with(threads);
     app.handle(Action::Tab(3));
     let text = screen(&mut app, 140, 24);
-    assert!(text.contains("rss bytes: 7.8 MB"), "summary line: {text}");
+    assert!(text.contains("RSS bytes: 7.8 MB"), "summary line: {text}");
     let header = text.lines().find(|l| l.contains("Name")).unwrap();
-    for column in ["Tid", "Status", "Cpu", "User", "Alloc bytes"] {
+    for column in ["TID", "Status", "CPU %", "User", "Alloc bytes"] {
         assert!(header.contains(column), "{column} in {header}");
     }
     let worker = text.lines().find(|l| l.contains(" worker-1 ")).unwrap();
@@ -180,44 +182,130 @@ fn small_terminals_do_not_panic() {
 }
 
 #[test]
-fn narrow_tables_drop_whole_columns() {
+fn narrow_tables_drop_whole_columns_and_scroll_to_them() {
     let mut app = app_with(json!({}));
     let text = screen(&mut app, 70, 20);
     let header = text.lines().find(|l| l.contains("│  Function")).unwrap();
     assert!(header.contains("Calls") && !header.contains("Self"), "{header}");
-    assert!(text.contains("more columns in the detail pane"), "{text}");
+    assert!(text.contains("1 more columns: > shows them"), "{text}");
     // Every shown title is whole (ratatui would otherwise squeeze them).
     for title in header.split_whitespace().filter(|w| w.chars().all(char::is_alphanumeric)) {
         assert!(
-            ["Function", "Calls", "Calls/s", "Avg", "P50", "P99", "Total", "%"].contains(&title),
+            ["Function", "Calls", "Calls/s", "Avg", "P50", "P99", "Total", "%", "Self"].contains(&title),
             "{title} in {header}"
         );
     }
+    app.handle(Action::ScrollRight);
+    let text = screen(&mut app, 70, 20);
+    let header = text.lines().find(|l| l.contains("│  Function")).unwrap();
+    assert!(header.contains("Self") && !header.contains("Calls "), "scrolled one column: {header}");
+    assert!(text.contains("▶ app::parse"), "the name column stays: {text}");
+    // Scrolling stops at the last column; back left shows Calls again.
+    for _ in 0..20 {
+        app.handle(Action::ScrollRight);
+    }
+    assert!(screen(&mut app, 70, 20).lines().any(|l| l.contains("│  Function") && l.contains("Self")));
+    for _ in 0..20 {
+        app.handle(Action::ScrollLeft);
+    }
+    let text = screen(&mut app, 70, 20);
+    assert!(text.lines().find(|l| l.contains("│  Function")).unwrap().contains("Calls "), "{text}");
+}
+
+#[test]
+fn wide_tables_keep_whole_columns_and_scroll_to_the_rest() {
+    let long = json!({"functions_alloc": {"total_functions": 1, "rows": [{"name": "app::a_rather_long_module_path::with_a_long_function_name", "file": "a.rs", "line": 1,
+        "calls": 1000, "bytes_total": 48000, "bytes_avg": 48, "bytes_max": 96, "bytes_percentiles": {"p50": 48, "p95": 48, "p99.9": 96},
+        "allocs_total": 1000, "allocs_avg": 1, "allocs_max": 2, "allocs_percentiles": {"p50": 1, "p95": 1, "p99.9": 2}, "bytes_self_percent": 12.5}]}});
+    let mut app = app_with(long);
+    app.handle(Action::NextView);
+    let header =
+        |text: &str| text.lines().find(|l| l.contains("│  Name")).unwrap_or_else(|| panic!("{text}")).to_string();
+    let text = screen(&mut app, 200, 30);
+    let titles = header(&text);
+    assert!(titles.contains("Bytes P50") && !titles.contains("Bytes self %"), "{titles}");
+    assert!(text.contains("more columns: > shows them"), "{text}");
+    assert!(text.contains("▶ app::a_rather_long_mod… "), "a long name is shortened: {text}");
+    // Every title is whole: the titles shown and the ones counted as more make up all of them.
+    let all = [
+        "Name",
+        "Calls/s",
+        "Calls",
+        "Bytes total",
+        "Bytes avg",
+        "Bytes max",
+        "Bytes P50",
+        "Bytes P95",
+        "Bytes P99.9",
+        "Allocs total",
+        "Allocs avg",
+        "Allocs max",
+        "Allocs P50",
+        "Allocs P95",
+        "Allocs P99.9",
+        "Bytes self %",
+    ];
+    let whole = |t: &str| {
+        let at = format!(" {t}");
+        titles.match_indices(&at).any(|(i, _)| titles[i + at.len()..].starts_with([' ', '│']))
+    };
+    let shown = all.iter().filter(|t| whole(t)).count();
+    let more: usize = text.split(" more columns").next().unwrap().rsplit(' ').next().unwrap().parse().unwrap();
+    assert_eq!(shown + more, all.len(), "{titles}");
+    for _ in 0..8 {
+        app.handle(Action::ScrollRight);
+    }
+    let titles = header(&screen(&mut app, 200, 30));
+    assert!(titles.contains("Bytes self %") && !titles.contains("Calls/s"), "{titles}");
 }
 
 #[test]
 fn a_section_of_fields_is_a_field_table() {
-    let mut app = app_with(json!({"tokio_runtime": {"workers": 4, "global_queue_depth": 12, "busy_ns": 2_500_000}}));
+    let mut app = app_with(json!({"gauges": {"workers": 4, "global_queue_depth": 12, "busy_ns": 2_500_000}}));
     app.handle(Action::Tab(4));
     let text = screen(&mut app, 120, 20);
-    let row = |name: &str| text.lines().find(|l| l.contains(&format!(" {name} "))).unwrap_or_else(|| panic!("{text}"));
-    assert!(row("global_queue_depth").contains(" 12 "), "{text}");
-    assert!(row("busy_ns").contains("2.50 ms"), "{text}");
-    assert!(text.contains("Field") && text.contains("Value"));
+    assert!(text.contains("no data"), "the Tokio tab reads tokio_runtime only: {text}");
+}
+
+fn tokio_runtime(busy: u64, polls: u64) -> Value {
+    let worker = |index: u64, busy_ns: u64, percent: f64, polls: u64| {
+        json!({"index": index, "busy_ns": busy_ns, "busy_percent": percent, "parks": 3, "polls": polls, "steals": 1,
+               "steal_operations": 1, "overflows": 0, "local_queue_depth": 2, "max_local_queue_depth": 5,
+               "mean_poll_ns": 280_000, "longest_stall_ns": 0, "stalls": 0})
+    };
+    let history: Vec<Value> = (0..128)
+        .map(|i| json!({"at_ms": i * 20, "global_queue_depth": i % 7, "alive_tasks": 2, "busy_percent": 50.0}))
+        .collect();
+    json!({"tokio_runtime": {"interval_ms": 20, "tokio_unstable": true, "total_runtimes": 1, "runtimes": [{
+        "name": "api", "file": "src/main.rs", "line": 12, "flavor": "multi_thread", "monitored_ns": 2_000_000_000u64,
+        "samples": 100, "num_workers": 2, "alive_tasks": 2, "max_alive_tasks": 3, "global_queue_depth": 4,
+        "max_global_queue_depth": 9, "blocking_threads": 1, "idle_blocking_threads": 0, "blocking_queue_depth": 0,
+        "max_blocking_queue_depth": 0, "spawned_tasks": 3, "remote_schedules": 0, "budget_forced_yields": 0,
+        "flags": [{"kind": "imbalance", "workers": [0, 1], "at_ns": 1_000_000, "message": "worker 0 did 90% of the work"}],
+        "workers": [worker(0, busy, 98.3, polls), worker(1, 0, 0.5, 7)], "history": history}]}})
 }
 
 #[test]
-fn nested_lists_are_listed_in_the_detail_pane() {
-    let runtime = json!({"tokio_runtime": {"interval_ms": 1000, "runtimes": [{"name": "api", "num_workers": 2,
-        "spawned_tasks": 10, "workers": [{"index": 0, "busy_ns": 1_000_000, "parks": 3}, {"index": 1, "busy_ns": 0, "parks": 9}]}]}});
-    let mut app = app_with(runtime);
-    app.handle(Action::Tab(4));
-    let text = screen(&mut app, 150, 24);
-    assert!(
-        text.contains("workers[0]: index 0, busy ns 1.00 ms, parks 3")
-            || text.contains("workers[0]: index 0, busy_ns 1.00 ms, parks 3"),
-        "{text}"
+fn the_tokio_tab_shows_workers_queues_history_and_flags() {
+    let mut app = App::new("127.0.0.1:6770".into(), Duration::from_millis(500));
+    let t0 = Instant::now();
+    app.apply(Update::Data { status: status(&[]), report: report(1, tokio_runtime(0, 100)) }, t0);
+    app.apply(
+        Update::Data { status: status(&[]), report: report(1, tokio_runtime(800_000_000, 1100)) },
+        t0 + Duration::from_secs(1),
     );
-    assert!(text.contains("workers[1]: index 1"), "{text}");
-    assert!(text.contains("Spawned tasks/s"), "{text}");
+    app.handle(Action::Tab(4));
+    let text = screen(&mut app, 160, 40);
+    assert!(text.contains("global queue 4 (max 9)") && text.contains("alive tasks 2 (max 3)"), "{text}");
+    let header =
+        text.lines().find(|l| l.contains("Worker") && l.contains("Busy now")).unwrap_or_else(|| panic!("{text}"));
+    for column in ["Busy now", "Parks", "Polls/s", "Steals", "Local queue", "Longest stall", "Stalls"] {
+        assert!(header.contains(column), "{column} in {header}");
+    }
+    let worker0 = text.lines().find(|l| l.contains("│0 ") || l.contains("│ 0 ")).unwrap_or_else(|| panic!("{text}"));
+    assert!(worker0.contains("80.0%") && worker0.contains("98.3%") && worker0.contains("1.00 k/s"), "{worker0}");
+    assert!(text.contains("Workers busy: now 50%") && text.contains("Global queue: now 1, max 6"), "{text}");
+    assert!(text.contains("⚑ imbalance (workers 0, 1): worker 0 did 90% of the work"), "{text}");
+    // The raw dump is gone: no history[n] or workers[n] lines.
+    assert!(!text.contains("history[") && !text.contains("workers["), "{text}");
 }

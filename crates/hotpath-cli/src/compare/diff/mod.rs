@@ -1,0 +1,142 @@
+//! The comparison of two sides: every section, row and metric with its verdict.
+//! This is what the renderers print and what `--format json` serializes (`json.rs`).
+//!
+//! Only the summary is computed up front; the rows are judged again as a renderer
+//! walks them (`rows.rs`), so that the memory of a comparison is that of its two
+//! sides, whatever the size of the reports.
+
+mod json;
+mod rows;
+
+use std::cell::RefCell;
+
+use serde::Serialize;
+
+use super::notes;
+use super::side::{Side, SideSection};
+use super::stats::MannWhitney;
+use super::verdict::{Settings, Verdict};
+use rows::{Judge, Located};
+pub(crate) use rows::{MetricDiff, RowDiff, RowStatus};
+
+/// Version of the `--format json` output; bumped when a field changes meaning.
+pub(crate) const COMPARE_VERSION: u32 = 1;
+
+/// How noisy values are tested, as the output states it.
+pub(crate) const TEST: &str = "Mann-Whitney U, two-sided, on per-run values";
+
+pub(crate) struct Comparison<'a> {
+    pub(crate) base: &'a Side,
+    pub(crate) head: &'a Side,
+    pub(crate) settings: Settings,
+    /// Caveats about this comparison, one sentence each.
+    pub(crate) notes: Vec<String>,
+    pub(crate) summary: Summary,
+    mw: RefCell<MannWhitney>,
+}
+
+/// Counts over the whole comparison.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub(crate) struct Summary {
+    /// Metrics judged regressed, and the rows they belong to.
+    pub(crate) regressed_metrics: usize,
+    pub(crate) regressed_rows: usize,
+    pub(crate) improved_metrics: usize,
+    pub(crate) improved_rows: usize,
+    pub(crate) inconclusive_metrics: usize,
+    pub(crate) added_rows: usize,
+    pub(crate) removed_rows: usize,
+    pub(crate) compared_metrics: usize,
+}
+
+/// One section of the comparison; its rows are judged as they are iterated.
+pub(crate) struct SectionDiff<'c> {
+    pub(crate) name: &'c str,
+    base: Option<&'c SideSection>,
+    head: Option<&'c SideSection>,
+    judge: Judge<'c>,
+}
+
+impl<'a> Comparison<'a> {
+    /// Compares every section, row and metric of `head` against `base`.
+    pub(crate) fn new(base: &'a Side, head: &'a Side, settings: Settings) -> Self {
+        let notes = notes::notes(base, head, settings);
+        let mut c = Self { base, head, settings, notes, summary: Summary::default(), mw: RefCell::default() };
+        c.summary = summarize(&c);
+        c
+    }
+
+    /// The sections: head's in order, then those only in base.
+    pub(crate) fn sections(&self) -> impl Iterator<Item = SectionDiff<'_>> + '_ {
+        let (base, head) = (&self.base.sections, &self.head.sections);
+        let names = head.keys().chain(base.keys().filter(|k| !head.contains_key(*k)));
+        names.map(move |name| SectionDiff {
+            name,
+            base: base.get(name),
+            head: head.get(name),
+            judge: Judge { settings: self.settings, mw: &self.mw },
+        })
+    }
+}
+
+impl<'c> SectionDiff<'c> {
+    /// Rows on either side.
+    pub(crate) fn row_count(&self) -> usize {
+        let head = self.head.map_or(0, |h| h.rows.len());
+        let base_only = self.base.map_or(0, |b| b.rows.keys().filter(|k| !self.in_head(k)).count());
+        head + base_only
+    }
+
+    fn in_head(&self, name: &str) -> bool {
+        self.head.is_some_and(|h| h.rows.contains_key(name))
+    }
+
+    /// The rows: head's in order, then those only in base.
+    pub(crate) fn rows(&self) -> impl Iterator<Item = RowDiff<'c>> + '_ {
+        let head_rows = self.head.into_iter().flat_map(|h| h.rows.keys());
+        let base_only = self.base.into_iter().flat_map(|b| b.rows.keys()).filter(|k| !self.in_head(k));
+        head_rows.chain(base_only).map(|name| {
+            let find =
+                |s: Option<&'c SideSection>| -> Option<Located<'c>> { s.and_then(|s| Some((s, s.rows.get(name)?))) };
+            let (b, h) = (find(self.base), find(self.head));
+            let cut = |s: Option<&SideSection>| s.is_some_and(|s| s.truncated);
+            // A row on one side only may be beyond the other side's row limit.
+            let other_cut = if b.is_none() { cut(self.base) } else { cut(self.head) };
+            self.judge.row(name, b, h, other_cut)
+        })
+    }
+}
+
+fn summarize(c: &Comparison<'_>) -> Summary {
+    let mut s = Summary::default();
+    for section in c.sections() {
+        for row in section.rows() {
+            count(&mut s, &row);
+        }
+    }
+    s
+}
+
+fn count(s: &mut Summary, row: &RowDiff<'_>) {
+    {
+        match row.status {
+            RowStatus::Added => s.added_rows += 1,
+            RowStatus::Removed => s.removed_rows += 1,
+            RowStatus::Compared | RowStatus::OutsideLimit => {}
+        }
+        s.regressed_rows += usize::from(row.has(Verdict::Regressed));
+        s.improved_rows += usize::from(row.has(Verdict::Improved));
+        for m in &row.metrics {
+            s.compared_metrics += usize::from(m.method.is_some());
+            match m.verdict {
+                Verdict::Regressed => s.regressed_metrics += 1,
+                Verdict::Improved => s.improved_metrics += 1,
+                Verdict::Inconclusive => s.inconclusive_metrics += 1,
+                _ => {}
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,21 @@
+//! The table of a view: `functions_timing` typed (`timing.rs`), any other section
+//! generically (`generic.rs`).
+
+use serde_json::Value;
+
+use super::fields::row_lists;
+use super::history::History;
+use super::table::Table;
+use super::{generic, timing};
+
+/// The table of `list` (or the section's first list) of section `name`.
+pub(crate) fn table(name: &str, section: &Value, list: Option<&str>, meta: &Value, history: &History) -> Option<Table> {
+    if name == timing::SECTION {
+        return timing::table(section, meta, history);
+    }
+    let lists = row_lists(section);
+    match list.map(str::to_string).or_else(|| lists.into_iter().next()) {
+        Some(list) => Some(generic::rows(name, section[list.as_str()].as_array()?, history)),
+        None => generic::fields(section),
+    }
+}

@@ -1,0 +1,185 @@
+//! What a numeric report field measures, read from its name alone, and how a value
+//! in that unit reads. One classifier for every reader of the JSON (`hotpath
+//! compare`, the console, MCP), so that they agree on what `busy_percent` or
+//! `percentiles_ns.p99` is. The naming conventions it relies on are those of
+//! `docs/JSON_SCHEMA.md`: snake_case words, the unit as a word of the name.
+
+use crate::format::{format_bytes, format_count, format_duration_ns};
+
+/// The unit of a numeric field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Unit {
+    /// A duration in nanoseconds (`avg_ns`, `percentiles_ns.p50`).
+    Nanoseconds,
+    /// A duration in milliseconds (`interval_ms`).
+    Milliseconds,
+    /// An amount of memory or data (`alloc_bytes`, `percentiles_bytes.p50`).
+    Bytes,
+    /// A number of events or things (`calls`, `polls`, `queue_len`).
+    Count,
+    /// Events per second (`items_per_sec`, `send_rate`).
+    PerSecond,
+    /// Bytes per second (`bytes_per_sec`).
+    BytesPerSecond,
+    /// A percentage, 0 to 100 or more (`cpu_percent`, `busy_pct`).
+    Percent,
+    /// Any other fractional value: a share, a ratio or a level (`time_sampling_rate`).
+    Ratio,
+}
+
+/// Fields that identify or locate something rather than measure it.
+const IDENTITY: [&str; 8] = ["line", "column", "pid", "tid", "id", "port", "thread_id", "index"];
+
+impl Unit {
+    /// The unit of field `field`, nested in the object field `parent` if any
+    /// (`p99` in `percentiles_ns`); `integer` says whether the value is a whole number.
+    /// `None` for fields that identify rather than measure (source lines, ids, flags,
+    /// timestamps). The field's own name decides first, then its parent's; a name that
+    /// says nothing is a [`Unit::Count`] when integer, else a [`Unit::Ratio`].
+    pub fn of_field(field: &str, parent: Option<&str>, integer: bool) -> Option<Unit> {
+        if is_identity(field) || parent.is_some_and(is_identity) {
+            return None;
+        }
+        by_name(field).or_else(|| parent.and_then(by_name)).or(Some(if integer { Unit::Count } else { Unit::Ratio }))
+    }
+
+    /// The value as a person reads it: `1.50 ms`, `2.0 KB`, `1,234`, `16.31 M/s`,
+    /// `1.2 GB/s`, `98.2%`, `0.25`.
+    pub fn format(self, value: f64) -> String {
+        if !value.is_finite() {
+            return value.to_string();
+        }
+        if value < 0.0 && !matches!(self, Unit::Percent | Unit::Ratio) {
+            return format!("-{}", self.format(-value));
+        }
+        match self {
+            Unit::Nanoseconds => format_duration_ns(value.round() as u64),
+            Unit::Milliseconds => format_duration_ns((value * 1e6).round() as u64),
+            Unit::Bytes => format_bytes(value.round() as u64),
+            Unit::Count if value.fract() == 0.0 => format_count(value as u64),
+            Unit::Count | Unit::Ratio => format!("{value:.2}"),
+            Unit::PerSecond => format_per_second(value),
+            Unit::BytesPerSecond => format!("{}/s", format_bytes(value.round() as u64)),
+            Unit::Percent => format!("{value:.1}%"),
+        }
+    }
+
+    /// A short lowercase name for machine-readable output: `ns`, `ms`, `bytes`,
+    /// `count`, `per_second`, `bytes_per_second`, `percent`, `ratio`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Unit::Nanoseconds => "ns",
+            Unit::Milliseconds => "ms",
+            Unit::Bytes => "bytes",
+            Unit::Count => "count",
+            Unit::PerSecond => "per_second",
+            Unit::BytesPerSecond => "bytes_per_second",
+            Unit::Percent => "percent",
+            Unit::Ratio => "ratio",
+        }
+    }
+}
+
+/// `12.5/s`, `94.08 k/s`, `16.31 M/s`, `1.20 G/s`: decimal multiples, as rates are counted.
+fn format_per_second(value: f64) -> String {
+    const SCALES: [(f64, &str); 3] = [(1e9, "G"), (1e6, "M"), (1e3, "k")];
+    for (scale, prefix) in SCALES {
+        if value >= scale {
+            return format!("{:.2} {prefix}/s", value / scale);
+        }
+    }
+    format!("{value:.1}/s")
+}
+
+fn is_identity(field: &str) -> bool {
+    let words: Vec<&str> = field.split('_').collect();
+    IDENTITY.contains(&field)
+        || field.ends_with("_id")
+        || field.starts_with("is_")
+        // Points in time (`started_unix_ms`, `at_ns`, `at_ms`) locate rather than measure.
+        || words.contains(&"unix")
+        || words.first() == Some(&"at")
+}
+
+/// The unit a name states, matching whole snake_case words so that `generated` is no rate.
+fn by_name(field: &str) -> Option<Unit> {
+    let words: Vec<&str> = field.split('_').collect();
+    let has = |w: &str| words.contains(&w);
+    let per_second = words.windows(2).any(|p| p[0] == "per" && matches!(p[1], "s" | "sec" | "second"));
+    // A sampling rate is the fraction of operations sampled, not a throughput.
+    let rate = (has("rate") && !has("sampling")) || has("throughput");
+    if per_second || rate {
+        // Before bytes and durations: `read_bytes_per_s` is a throughput.
+        Some(if has("bytes") { Unit::BytesPerSecond } else { Unit::PerSecond })
+    } else if matches!(words.last(), Some(&"percent") | Some(&"pct")) {
+        // Before bytes: `bytes_self_percent` is a share.
+        Some(Unit::Percent)
+    } else if has("ns") {
+        // `unwind_ns_per_sample` too: nanoseconds, per whatever.
+        Some(Unit::Nanoseconds)
+    } else if has("ms") {
+        Some(Unit::Milliseconds)
+    } else if has("bytes") {
+        Some(Unit::Bytes)
+    } else if has("rate") {
+        Some(Unit::Ratio)
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classifies_by_schema_conventions() {
+        assert_eq!(Unit::of_field("avg_ns", None, true), Some(Unit::Nanoseconds));
+        assert_eq!(Unit::of_field("p99.9", Some("percentiles_ns"), true), Some(Unit::Nanoseconds));
+        assert_eq!(Unit::of_field("alloc_bytes", None, true), Some(Unit::Bytes));
+        assert_eq!(Unit::of_field("bytes_read", None, true), Some(Unit::Bytes));
+        assert_eq!(Unit::of_field("p50", Some("percentiles_bytes"), true), Some(Unit::Bytes));
+        assert_eq!(Unit::of_field("alloc_count", None, true), Some(Unit::Count));
+        assert_eq!(Unit::of_field("calls", None, true), Some(Unit::Count));
+        assert_eq!(Unit::of_field("read_bytes_per_s", None, false), Some(Unit::BytesPerSecond));
+        assert_eq!(Unit::of_field("bytes_per_sec", None, true), Some(Unit::BytesPerSecond));
+        assert_eq!(Unit::of_field("items_per_sec", None, false), Some(Unit::PerSecond));
+        assert_eq!(Unit::of_field("cpu_percent", None, false), Some(Unit::Percent));
+        assert_eq!(Unit::of_field("busy_pct", None, false), Some(Unit::Percent));
+        assert_eq!(Unit::of_field("bytes_self_percent", None, false), Some(Unit::Percent));
+        assert_eq!(Unit::of_field("generated", None, true), Some(Unit::Count));
+        assert_eq!(Unit::of_field("send_rate", None, false), Some(Unit::PerSecond));
+        assert_eq!(Unit::of_field("time_sampling_rate", None, false), Some(Unit::Ratio));
+        assert_eq!(Unit::of_field("share", None, false), Some(Unit::Ratio));
+        assert_eq!(Unit::of_field("interval_ms", None, true), Some(Unit::Milliseconds));
+        assert_eq!(Unit::of_field("unwind_ns_per_sample", None, true), Some(Unit::Nanoseconds));
+        assert_eq!(Unit::of_field("avg_ns", Some("wait"), true), Some(Unit::Nanoseconds));
+        assert_eq!(Unit::of_field("acquisitions", Some("lock"), true), Some(Unit::Count));
+    }
+
+    #[test]
+    fn identity_fields_have_no_unit() {
+        for field in ["line", "thread_id", "tid", "pid", "index", "is_async", "started_unix_ms", "at_ns", "at_ms"] {
+            assert_eq!(Unit::of_field(field, None, true), None, "{field}");
+        }
+        assert_eq!(Unit::of_field("p50", Some("line"), true), None);
+    }
+
+    #[test]
+    fn formats_each_unit() {
+        assert_eq!(Unit::Nanoseconds.format(1_500_000.0), "1.50 ms");
+        assert_eq!(Unit::Milliseconds.format(250.0), "250.00 ms");
+        assert_eq!(Unit::Bytes.format(2048.0), "2.0 KB");
+        assert_eq!(Unit::Count.format(1234.0), "1,234");
+        assert_eq!(Unit::Count.format(2.5), "2.50");
+        assert_eq!(Unit::Count.format(-1234.0), "-1,234");
+        assert_eq!(Unit::PerSecond.format(16_305_862.0), "16.31 M/s");
+        assert_eq!(Unit::PerSecond.format(94_076.1), "94.08 k/s");
+        assert_eq!(Unit::PerSecond.format(12.34), "12.3/s");
+        assert_eq!(Unit::BytesPerSecond.format(1_288_490_189.0), "1.2 GB/s");
+        assert_eq!(Unit::Percent.format(98.25), "98.2%");
+        assert_eq!(Unit::Ratio.format(0.25), "0.25");
+        assert_eq!(Unit::Ratio.format(f64::NAN), "NaN");
+    }
+}
