@@ -24,47 +24,47 @@ pub const SCHEMA_VERSION: u32 = 1;
 // folder under `sections/` and one entry here.
 section_table! {
     /// Time spent in measured functions and blocks.
-    FunctionsTiming => functions_timing: FunctionsTiming, "functions-timing", Functions, compared: true,
+    FunctionsTiming => functions_timing: FunctionsTiming, "functions-timing", "Timing", Functions, compared: true,
         about: "calls, durations and self time of measured functions",
         absent: "no measured function has completed a call yet";
     /// Heap allocations of measured functions (`hotpath-alloc`).
-    FunctionsAlloc => functions_alloc: FunctionsAlloc, "functions-alloc", Functions, compared: true,
+    FunctionsAlloc => functions_alloc: FunctionsAlloc, "functions-alloc", "Allocations", Functions, compared: true,
         about: "bytes and allocations per call of measured functions",
         absent: "allocation profiling is off (hotpath-alloc feature) or nothing was allocated yet";
     /// CPU samples of measured functions (`hotpath-cpu`).
-    FunctionsCpu => functions_cpu: FunctionsCpu, "functions-cpu", Functions, compared: false,
+    FunctionsCpu => functions_cpu: FunctionsCpu, "functions-cpu", "CPU", Functions, compared: false,
         about: "sampled CPU time of measured functions, self and inclusive",
         absent: "CPU sampling is off (hotpath-cpu feature) or no sample was taken yet";
-    /// `future!` sites and measured async functions.
-    Futures => futures: Futures, "futures", DataFlow, compared: true,
-        about: "polls, busy and wall time, cancellations of futures",
-        absent: "no future! wrapper or measured async function was used yet";
-    /// `stream!` sites.
-    Streams => streams: Streams, "streams", DataFlow, compared: true,
-        about: "instances, items and time per item of streams",
-        absent: "no stream! wrapper was used yet";
     /// `channel!` sites.
-    Channels => channels: Channels, "channels", DataFlow, compared: true,
+    Channels => channels: Channels, "channels", "Channels", DataFlow, compared: true,
         about: "messages, queue length, blocked senders and latency of channels",
         absent: "no channel! wrapper was used yet";
+    /// `stream!` sites.
+    Streams => streams: Streams, "streams", "Streams", DataFlow, compared: true,
+        about: "instances, items and time per item of streams",
+        absent: "no stream! wrapper was used yet";
+    /// `future!` sites and measured async functions.
+    Futures => futures: Futures, "futures", "Futures", DataFlow, compared: true,
+        about: "polls, busy and wall time, cancellations of futures",
+        absent: "no future! wrapper or measured async function was used yet";
     /// `mutex!` sites.
-    Mutexes => mutexes: Mutexes, "mutexes", DataFlow, compared: true,
+    Mutexes => mutexes: Mutexes, "mutexes", "Mutexes", DataFlow, compared: true,
         about: "acquisitions, contention, wait and hold time of mutexes",
         absent: "no mutex! wrapper was used yet";
     /// `rw_lock!` sites.
-    RwLocks => rw_locks: RwLocks, "rw_locks", DataFlow, compared: true,
+    RwLocks => rw_locks: RwLocks, "rw_locks", "RwLocks", DataFlow, compared: true,
         about: "reads and writes, contention, wait and hold time of RwLocks",
         absent: "no rw_lock! wrapper was used yet";
     /// Per-thread CPU and memory (`threads` feature, on by default).
-    Threads => threads: Threads, "threads", Threads, compared: false,
+    Threads => threads: Threads, "threads", "Threads", Threads, compared: false,
         about: "CPU and memory of each thread",
         absent: "the threads sampler is off (threads feature) or has not sampled yet";
     /// Tokio runtimes registered with `tokio_runtime!()` (`tokio` feature).
-    TokioRuntime => tokio_runtime: TokioRuntimes, "tokio_runtime", Tokio, compared: false,
+    TokioRuntime => tokio_runtime: TokioRuntimes, "tokio_runtime", "Runtime", Tokio, compared: false,
         about: "workers, queues and flags of monitored Tokio runtimes",
         absent: "no Tokio runtime is monitored (hotpath::tokio_runtime!(&handle) with the tokio feature)";
     /// Byte-level I/O through `io!` wrappers.
-    Io => io: IoSection, "io", Io, compared: true,
+    Io => io: IoSection, "io", "I/O", Io, compared: true,
         about: "operations, bytes, rate and durations of io! wrappers",
         absent: "no io! wrapper was used yet";
 }

@@ -64,8 +64,8 @@ pub fn keep_rows<T>(rows: &mut Vec<T>, keep: &[usize]) {
 macro_rules! section_table {
     ($(
         $(#[$doc:meta])*
-        $variant:ident => $field:ident: $ty:ty, $name:literal, $tab:ident, compared: $compared:literal,
-            about: $about:literal, absent: $absent:literal;
+        $variant:ident => $field:ident: $ty:ty, $name:literal, $title:literal, $tab:ident,
+            compared: $compared:literal, about: $about:literal, absent: $absent:literal;
     )*) => {
         /// One section of the report, as `HotpathGuardBuilder::sections` and
         /// `HOTPATH_REPORT` name them.
@@ -85,6 +85,8 @@ pub struct SectionDef {
     pub key: &'static str,
     /// Name in reports and in `HOTPATH_REPORT` (`functions-timing`).
     pub name: &'static str,
+    /// Short title for tabs and headings (`Timing`).
+    pub title: &'static str,
     /// What it shows, in one line.
     pub about: &'static str,
     /// Why a live snapshot may not have it.
@@ -101,6 +103,7 @@ pub struct SectionDef {
                 section: Section::$variant,
                 key: stringify!($field),
                 name: $name,
+                title: $title,
                 about: $about,
                 absent: $absent,
                 tab: $crate::section::Tab::$tab,

@@ -17,10 +17,13 @@ use super::samples::{RunSamples, Section, RUN_SECTION};
 use super::timing;
 use crate::input;
 
-/// Sections that describe the run's environment (thread scheduling, RSS, CPU sampling
-/// noise) rather than the code's cost, so a difference there is no regression.
-/// Their per-thread rows are not even stable across runs (`thread_N` names).
-const NOT_COMPARED: [&str; 2] = ["threads", "functions_cpu"];
+/// Whether the model's section table says a section is compared. Sections that
+/// describe the run's environment (thread scheduling, RSS, CPU sampling noise) are not:
+/// a difference there is no regression. A section this build does not know is
+/// compared generically.
+fn compared(key: &str) -> bool {
+    hotpath_model::SECTIONS.iter().find(|d| d.key == key).is_none_or(|d| d.compared)
+}
 
 /// The section where `#[measure]` async functions appear a second time.
 const FUTURES: &str = "futures";
@@ -82,7 +85,7 @@ impl<'de> Visitor<'de> for Generic<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         while let Some(key) = map.next_key::<String>()? {
             let typed = matches!(key.as_str(), "schema_version" | "meta" | timing::SECTION);
-            if typed || NOT_COMPARED.contains(&key.as_str()) {
+            if typed || !compared(key.as_str()) {
                 map.next_value::<IgnoredAny>()?;
             } else if let Some(section) = map.next_value_seed(SectionSeed { key: &key, limit: self.limit })? {
                 self.samples.sections.insert(key, section);

@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::build;
 use super::history::History;
 use super::table::Table;
-use super::tabs::{SubView, Tab};
+use super::tabs::{SubView, Tab, TabViews};
 use crate::console::client::Update;
 
 /// What the event loop is doing.

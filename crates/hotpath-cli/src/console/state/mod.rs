@@ -24,4 +24,4 @@ pub(crate) use generic::show_value;
 pub(crate) use history::{nested_key, History};
 pub(crate) use labels::title_of;
 pub(crate) use table::{Kind, Table, TableRow};
-pub(crate) use tabs::{SubView, Tab};
+pub(crate) use tabs::{SubView, Tab, TabViews};

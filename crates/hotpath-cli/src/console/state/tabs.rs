@@ -6,63 +6,39 @@ use serde_json::Value;
 
 use super::fields::row_lists;
 
-/// The top-level tabs, in key order `1`..`5`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Tab {
-    Functions,
-    DataFlow,
-    Io,
-    Threads,
-    Tokio,
+/// The top-level tabs: the model's, in key order `1`.., each showing the sections
+/// the model's section table puts on it.
+pub(crate) use hotpath_model::Tab;
+
+/// What the console needs of a tab beyond the model's facts.
+pub(crate) trait TabViews {
+    /// Its position in [`Tab::ALL`].
+    fn index(self) -> usize;
+    /// `(view title, report section key)` pairs of this tab, from the section table.
+    fn sections(self) -> Vec<(&'static str, &'static str)>;
+    /// The views of this tab given the current report.
+    fn views(self, report: Option<&Value>) -> Vec<SubView>;
 }
 
-impl Tab {
-    pub(crate) const ALL: [Tab; 5] = [Tab::Functions, Tab::DataFlow, Tab::Io, Tab::Threads, Tab::Tokio];
-
-    pub(crate) fn title(self) -> &'static str {
-        match self {
-            Tab::Functions => "Functions",
-            Tab::DataFlow => "Data flow",
-            Tab::Io => "I/O",
-            Tab::Threads => "Threads",
-            Tab::Tokio => "Tokio",
-        }
-    }
-
-    pub(crate) fn index(self) -> usize {
+impl TabViews for Tab {
+    fn index(self) -> usize {
         Tab::ALL.iter().position(|t| *t == self).unwrap_or(0)
     }
 
-    /// `(view title, report section)` pairs of this tab.
-    pub(crate) fn sections(self) -> &'static [(&'static str, &'static str)] {
-        match self {
-            Tab::Functions => {
-                &[("Timing", "functions_timing"), ("Allocations", "functions_alloc"), ("CPU", "functions_cpu")]
-            }
-            Tab::DataFlow => &[
-                ("Channels", "channels"),
-                ("Streams", "streams"),
-                ("Futures", "futures"),
-                ("Mutexes", "mutexes"),
-                ("RwLocks", "rw_locks"),
-            ],
-            Tab::Io => &[("I/O", "io")],
-            Tab::Threads => &[("Threads", "threads")],
-            Tab::Tokio => &[("Runtime", "tokio_runtime")],
-        }
+    fn sections(self) -> Vec<(&'static str, &'static str)> {
+        hotpath_model::SECTIONS.iter().filter(|d| d.tab == self).map(|d| (d.title, d.key)).collect()
     }
 
-    /// The views of this tab given the current report.
-    pub(crate) fn views(self, report: Option<&Value>) -> Vec<SubView> {
+    fn views(self, report: Option<&Value>) -> Vec<SubView> {
         let mut out = Vec::new();
         for (title, section) in self.sections() {
-            let lists = report.and_then(|r| r.get(*section)).map(row_lists).unwrap_or_default();
+            let lists = report.and_then(|r| r.get(section)).map(row_lists).unwrap_or_default();
             if lists.len() > 1 {
                 for list in lists {
                     out.push(SubView { title: format!("{title}: {list}"), section, list: Some(list) });
                 }
             } else {
-                out.push(SubView { title: (*title).to_string(), section, list: None });
+                out.push(SubView { title: title.to_string(), section, list: None });
             }
         }
         out

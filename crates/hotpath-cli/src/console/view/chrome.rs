@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 use ratatui::Frame;
 
-use crate::console::state::{App, Link, Tab};
+use crate::console::state::{App, Link, Tab, TabViews};
 
 /// Draws labels left to right, returning where each landed (for clicks).
 fn bar(frame: &mut Frame<'_>, area: Rect, labels: &[String], selected: usize) -> Vec<(Rect, usize)> {

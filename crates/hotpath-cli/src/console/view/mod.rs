@@ -35,6 +35,8 @@ pub(crate) fn draw(frame: &mut Frame<'_>, app: &mut App) {
         Tab::Io => io::draw(frame, body, app),
         Tab::Threads => threads::draw(frame, body, app),
         Tab::Tokio => tokio::draw(frame, body, app),
+        // A tab added to the model's table: its sections as generic tables.
+        _ => io::draw(frame, body, app),
     }
     chrome::status(frame, status, app);
     if app.mode == Mode::Help {
