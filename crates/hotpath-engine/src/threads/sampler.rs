@@ -166,6 +166,12 @@ impl History {
     /// shows, to the ended ones: with the record's final numbers, else the last
     /// values read.
     fn retire_ended(&mut self, alive: &HashSet<u64>) {
+        let records = exit_hook::drain();
+        let gone: Vec<u64> = self.threads.keys().filter(|tid| !alive.contains(tid)).copied().collect();
+        if records.is_empty() && gone.is_empty() {
+            return;
+        }
+        // Slots of ended threads are reclaimed after this update: still readable here.
         #[cfg(feature = "alloc")]
         let allocs: HashMap<u64, crate::alloc::counters::ThreadAllocs> =
             crate::alloc::counters::per_thread().into_iter().collect();
@@ -173,7 +179,7 @@ impl History {
         let allocs_of = |tid: u64| allocs.get(&tid).map(|a| (a.alloc_bytes, a.free_bytes)).or(Some((0, 0)));
         #[cfg(not(feature = "alloc"))]
         let allocs_of = |_: u64| None;
-        for record in exit_hook::drain() {
+        for record in records {
             let tid = record.tid;
             let (name, max_cpu_percent) = match self.threads.remove(&tid) {
                 Some(t) => (t.name, t.max_cpu_percent),
@@ -186,8 +192,8 @@ impl History {
             self.exited.add(Ended { tid, name, user_ns, sys_ns, max_cpu_percent, allocs: allocs_of(tid) });
             self.just_ended.insert(tid);
         }
-        let gone: Vec<u64> = self.threads.keys().filter(|tid| !alive.contains(tid)).copied().collect();
         for tid in gone {
+            // Already retired above if it left a record.
             let Some(t) = self.threads.remove(&tid) else { continue };
             let (user_ns, sys_ns, max_cpu_percent) = (t.user_ns, t.sys_ns, t.max_cpu_percent);
             self.exited.add(Ended { tid, name: t.name, user_ns, sys_ns, max_cpu_percent, allocs: allocs_of(tid) });
