@@ -6,10 +6,19 @@
 //! [`init`]. That keeps start-up free of a calibration sleep and makes the ratio more
 //! precise the longer the program runs. A histogram's relative error is unchanged by
 //! the linear conversion.
+//!
+//! The TSC is used only when the CPU says it is invariant and, on Linux, the kernel
+//! itself keeps time with it (it falls back to another clocksource when it finds the
+//! TSC unreliable, for example unsynchronized across sockets). Intervals whose end
+//! reads before their start are counted (see `negative`) and recorded as 0.
+
+mod negative;
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
+
+pub(crate) use negative::total as negative_intervals;
 
 static USE_TSC: AtomicBool = AtomicBool::new(false);
 static ANCHOR: OnceLock<Anchor> = OnceLock::new();
@@ -17,6 +26,8 @@ static ANCHOR: OnceLock<Anchor> = OnceLock::new();
 struct Anchor {
     instant: Instant,
     ticks: u64,
+    /// Why this clock was chosen, for the report.
+    reason: String,
 }
 
 /// Reads the current time in ticks. Two of these bracket every measured call.
@@ -35,23 +46,92 @@ fn fallback_now() -> u64 {
     ANCHOR.get().map_or(0, |a| a.instant.elapsed().as_nanos() as u64)
 }
 
+/// `end - start` in ticks. An interval whose end reads before its start (clock reads
+/// on CPUs whose counters disagree) is counted as negative and measures 0.
+#[inline(always)]
+pub(crate) fn elapsed(start: u64, end: u64) -> u64 {
+    match end.checked_sub(start) {
+        Some(ticks) => ticks,
+        None => {
+            negative::count();
+            0
+        }
+    }
+}
+
 /// Chooses the clock source once per process; later calls do nothing. With
 /// `allow_tsc` false (`HOTPATH_CLOCK=monotonic`) the TSC is never used.
 pub(crate) fn init(allow_tsc: bool) {
     ANCHOR.get_or_init(|| {
-        let tsc = allow_tsc && invariant_tsc();
+        let kernel = kernel_clocksource();
+        let (tsc, reason) = choose(allow_tsc, invariant_tsc(), &kernel.as_str());
         USE_TSC.store(tsc, Relaxed);
-        Anchor { instant: Instant::now(), ticks: now() }
+        Anchor { instant: Instant::now(), ticks: now(), reason }
     });
 }
 
-/// Name of the clock source, for the report.
+/// What the kernel says about its own clock.
+enum Kernel<S> {
+    /// Not asked (not Linux).
+    Unchecked,
+    /// The current clocksource's name.
+    Source(S),
+    /// The clocksource could not be read (the error).
+    Unknown(S),
+}
+
+impl Kernel<String> {
+    fn as_str(&self) -> Kernel<&str> {
+        match self {
+            Self::Unchecked => Kernel::Unchecked,
+            Self::Source(name) => Kernel::Source(name.trim()),
+            Self::Unknown(e) => Kernel::Unknown(e),
+        }
+    }
+}
+
+/// Whether to use the TSC, and why, in a few words for the report.
+fn choose(allow_tsc: bool, invariant: bool, kernel: &Kernel<&str>) -> (bool, String) {
+    if !allow_tsc {
+        return (false, "HOTPATH_CLOCK=monotonic".into());
+    }
+    if !invariant {
+        return (false, "the CPU has no invariant TSC".into());
+    }
+    match kernel {
+        Kernel::Unchecked => (true, "invariant TSC".into()),
+        Kernel::Source("tsc") => (true, "invariant TSC, and the kernel's clocksource is tsc".into()),
+        Kernel::Source(other) => (false, format!("the kernel's clocksource is {other}, not tsc")),
+        Kernel::Unknown(e) => (false, format!("the kernel's clocksource could not be read ({e})")),
+    }
+}
+
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn kernel_clocksource() -> Kernel<String> {
+    const PATH: &str = "/sys/devices/system/clocksource/clocksource0/current_clocksource";
+    match std::fs::read_to_string(PATH) {
+        Ok(name) => Kernel::Source(name),
+        Err(e) => Kernel::Unknown(e.to_string()),
+    }
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+fn kernel_clocksource() -> Kernel<String> {
+    Kernel::Unchecked
+}
+
+/// Name of the clock source, for the report: `tsc` or `monotonic`.
 pub fn source() -> &'static str {
     if USE_TSC.load(Relaxed) {
         "tsc"
     } else {
         "monotonic"
     }
+}
+
+/// Why [`source`] was chosen, in a few words (empty before profiling starts).
+pub fn reason() -> &'static str {
+    ANCHOR.get().map_or("", |a| a.reason.as_str())
 }
 
 /// Nanoseconds per tick, measured against `Instant` since [`init`]. Waits until at
@@ -97,7 +177,11 @@ fn invariant_tsc() -> bool {
     // SAFETY: CPUID is available on every x86_64 CPU.
     let max_extended = unsafe { __cpuid(0x8000_0000) }.eax;
     // CPUID.80000007H:EDX[8] is "invariant TSC": constant rate, runs in deep sleep states.
-    max_extended >= 0x8000_0007 && (unsafe { __cpuid(0x8000_0007) }.edx & (1 << 8)) != 0
+    max_extended >= 0x8000_0007 && {
+        // SAFETY: as above; the leaf exists (checked against the maximum just read).
+        let edx = unsafe { __cpuid(0x8000_0007) }.edx;
+        edx & (1 << 8) != 0
+    }
 }
 
 #[cfg(not(target_arch = "x86_64"))]
@@ -108,6 +192,28 @@ fn invariant_tsc() -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tsc_only_when_invariant_and_the_kernel_uses_it() {
+        let tsc = Kernel::Source("tsc");
+        assert_eq!(choose(true, true, &tsc), (true, "invariant TSC, and the kernel's clocksource is tsc".into()));
+        let (use_tsc, why) = choose(true, true, &Kernel::Source("hpet"));
+        assert!(!use_tsc && why == "the kernel's clocksource is hpet, not tsc", "{why}");
+        let (use_tsc, why) = choose(true, true, &Kernel::Unknown("No such file or directory (os error 2)"));
+        assert!(!use_tsc && why.starts_with("the kernel's clocksource could not be read"), "{why}");
+        assert!(!choose(true, false, &tsc).0, "no invariant bit: never the TSC");
+        assert_eq!(choose(false, true, &tsc), (false, "HOTPATH_CLOCK=monotonic".into()));
+        assert_eq!(choose(true, true, &Kernel::Unchecked), (true, "invariant TSC".into()));
+    }
+
+    #[test]
+    fn negative_intervals_are_counted_and_measure_zero() {
+        let before = negative_intervals();
+        assert_eq!(elapsed(10, 25), 15);
+        assert_eq!(elapsed(25, 10), 0);
+        std::thread::spawn(|| assert_eq!(elapsed(7, 3), 0)).join().unwrap();
+        assert!(negative_intervals() >= before + 2);
+    }
 
     #[test]
     fn ticks_advance_and_convert() {

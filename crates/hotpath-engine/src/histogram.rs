@@ -237,6 +237,23 @@ mod tests {
         assert_eq!(Histogram::default().cumulative(&[1, 2]), [0, 0]);
     }
 
+    #[test]
+    fn local_histogram_records_merges_and_frees() {
+        let local = LocalHistogram::new();
+        let values = [0u64, 1, 63, 64, 127, 128, 5_000, 1 << 40, u64::MAX];
+        std::thread::scope(|s| {
+            // A collector merging while the owner records.
+            s.spawn(|| Histogram::default().merge_local(&local));
+            values.iter().for_each(|&v| local.record(v));
+        });
+        let mut merged = Histogram::default();
+        merged.merge_local(&local);
+        assert_eq!(merged.count(), values.len() as u64);
+        assert_eq!(merged.percentile(0.0), 0);
+        assert!(merged.percentile(100.0) > u64::MAX / 100 * 99);
+        drop(local);
+    }
+
     fn ground_truth(sorted: &[u64], p: f64) -> u64 {
         let rank = ((p / 100.0) * sorted.len() as f64).ceil().clamp(1.0, sorted.len() as f64) as usize;
         sorted[rank - 1]

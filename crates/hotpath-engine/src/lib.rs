@@ -26,6 +26,8 @@ mod histogram;
 mod io;
 pub mod locks;
 pub mod memory;
+#[cfg(all(loom, test))]
+mod model_checks;
 pub mod options;
 #[cfg(any(feature = "alloc", feature = "threads"))]
 mod os;
@@ -42,7 +44,7 @@ mod tokio_runtime;
 pub use alloc::CountingAllocator;
 pub use channels::ChannelSite;
 pub use channels::{channel, InstrumentChannel};
-pub use clock::{ns_per_tick, source as clock_source};
+pub use clock::{ns_per_tick, reason as clock_reason, source as clock_source};
 pub use collect::{collect, start, Moment};
 pub use entries::Site;
 pub use functions::{FnGuard, FnSite, MeasuredFuture, SiteName};
@@ -66,6 +68,12 @@ pub fn sample_threads() {
 #[cfg(feature = "tokio")]
 pub fn sample_tokio_runtimes() {
     tokio_runtime::sample_now();
+}
+
+/// Measured intervals whose end tick came before their start tick (clock reads on
+/// CPUs whose counters disagree), recorded as 0, summed over every thread so far.
+pub fn negative_intervals() -> u64 {
+    clock::negative_intervals()
 }
 
 /// Threads that currently hold a recorder (exited threads are folded and freed).

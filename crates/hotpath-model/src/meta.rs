@@ -28,6 +28,9 @@ pub struct Meta {
     pub focus: Option<String>,
     /// Clock source: `tsc` (calibrated time-stamp counter) or `monotonic`.
     pub clock: String,
+    /// Why that clock: e.g. the kernel's clocksource is not `tsc`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub clock_reason: String,
     /// Measurements the profiler had to drop (for example on a thread that was exiting).
     pub dropped: u64,
     /// Intervals whose end tick came out before their start (clock reads on different

@@ -122,6 +122,8 @@ fn build(session: &Session, config: &Config, end: End) -> Report {
     meta.limit = config.options.limit;
     meta.focus = config.options.focus.as_ref().map(|f| f.as_string());
     meta.clock = hotpath_engine::clock_source().to_string();
+    meta.clock_reason = hotpath_engine::clock_reason().to_string();
+    meta.negative_intervals = hotpath_engine::negative_intervals();
     meta.dropped = switch::dropped();
     meta.warnings = session.warnings.iter().cloned().chain(diag::report_warnings()).collect();
     let moment = if end == End::Live { Moment::Live } else { Moment::Final };

@@ -25,6 +25,7 @@ impl<A> CountingAllocator<A> {
 unsafe impl<A: GlobalAlloc> GlobalAlloc for CountingAllocator<A> {
     #[inline]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: the caller's contract for `alloc` is `A::alloc`'s.
         let ptr = unsafe { self.inner.alloc(layout) };
         if !ptr.is_null() {
             counters::allocated(layout.size());
@@ -34,6 +35,7 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for CountingAllocator<A> {
 
     #[inline]
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: the caller's contract for `alloc_zeroed` is `A::alloc_zeroed`'s.
         let ptr = unsafe { self.inner.alloc_zeroed(layout) };
         if !ptr.is_null() {
             counters::allocated(layout.size());
@@ -43,6 +45,7 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for CountingAllocator<A> {
 
     #[inline]
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from this allocator, that is from `A`, with `layout`.
         unsafe { self.inner.dealloc(ptr, layout) };
         counters::freed(layout.size());
     }
@@ -50,11 +53,42 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for CountingAllocator<A> {
     /// Counted as freeing the old block and allocating the new one.
     #[inline]
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: `ptr` came from `A` with `layout`; the caller's contract is `A::realloc`'s.
         let new = unsafe { self.inner.realloc(ptr, layout, new_size) };
         if !new.is_null() {
             counters::freed(layout.size());
             counters::allocated(new_size);
         }
         new
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forwards_every_request_and_counts_it() {
+        let allocator = CountingAllocator::new(System);
+        std::thread::spawn(move || {
+            let layout = Layout::from_size_align(24, 8).unwrap();
+            // SAFETY: a non-zero-size layout; each block is freed once, with the layout
+            // (and size) it was allocated or reallocated with.
+            unsafe {
+                let a = allocator.alloc(layout);
+                let z = allocator.alloc_zeroed(layout);
+                assert!(!a.is_null() && !z.is_null());
+                assert!(std::slice::from_raw_parts(z, 24).iter().all(|&b| b == 0));
+                a.write_bytes(7, 24);
+                let grown = allocator.realloc(a, layout, 100);
+                assert_eq!(*grown.add(23), 7, "contents kept");
+                allocator.dealloc(grown, Layout::from_size_align(100, 8).unwrap());
+                allocator.dealloc(z, layout);
+            }
+            // Allocated 24 + 24 + 100 in 3 blocks; freed 24 (realloc) + 100 + 24.
+            assert_eq!(counters::thread_allocated(), (148, 3));
+        })
+        .join()
+        .unwrap();
     }
 }

@@ -5,19 +5,23 @@
 //! plain load+store bumps on its own slot. Slots are cumulative, so a measured frame
 //! attributes allocations by reading its thread's counters at entry and exit.
 //! The threads sampler reads every slot by thread id, and reclaims the slots of
-//! threads that have exited, folding their numbers into process totals.
+//! threads that have exited, folding their numbers into process totals. A thread
+//! it could not see is never taken for exited: its slot stays its own.
 //! A thread that finds the table full counts into a thread-local fallback slot: its
 //! functions are still attributed, but the threads view cannot see it.
 
 use std::cell::Cell;
 use std::ptr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::OnceLock;
 
 use crate::os;
 use crate::sync::bump;
 
 const SLOTS: usize = 16_384;
 const FREE: u64 = 0;
+/// Owner tag of a slot being reclaimed: never a thread id, so no thread claims it.
+const RECLAIMING: u64 = u64::MAX;
 
 /// Cumulative counters of one thread.
 pub(crate) struct Slot {
@@ -86,6 +90,15 @@ static TABLE: [Slot; SLOTS] = [const { Slot::new() }; SLOTS];
 static NEXT: AtomicUsize = AtomicUsize::new(0);
 static EXITED: [AtomicU64; 4] = [const { AtomicU64::new(0) }; 4];
 static UNTRACKED_THREADS: AtomicU64 = AtomicU64::new(0);
+/// Called on each thread's first counted allocation (the threads view asks for the
+/// thread's exit record). Runs inside the allocator: it must not allocate.
+static ON_NEW_THREAD: OnceLock<fn()> = OnceLock::new();
+
+/// Sets what runs on each thread's first counted allocation; the first call wins.
+#[cfg_attr(not(feature = "threads"), allow(dead_code))]
+pub(crate) fn on_new_thread(f: fn()) {
+    let _ = ON_NEW_THREAD.set(f);
+}
 
 struct ThreadState {
     slot: Cell<*const Slot>,
@@ -142,16 +155,21 @@ fn slot(state: &ThreadState) -> &Slot {
 fn claim(state: &ThreadState) -> &Slot {
     let tid = os::current_tid().max(1);
     let start = NEXT.fetch_add(1, Ordering::Relaxed);
-    for i in 0..SLOTS {
-        let slot = &TABLE[(start + i) % SLOTS];
-        if slot.tid.compare_exchange(FREE, tid, Ordering::AcqRel, Ordering::Relaxed).is_ok() {
-            state.slot.set(slot);
-            return slot;
-        }
+    let slot = TABLE
+        .iter()
+        .cycle()
+        .skip(start % SLOTS)
+        .take(SLOTS)
+        .find(|slot| slot.tid.compare_exchange(FREE, tid, Ordering::AcqRel, Ordering::Relaxed).is_ok())
+        .unwrap_or_else(|| {
+            UNTRACKED_THREADS.fetch_add(1, Ordering::Relaxed);
+            &state.fallback
+        });
+    state.slot.set(slot);
+    if let Some(f) = ON_NEW_THREAD.get() {
+        f();
     }
-    UNTRACKED_THREADS.fetch_add(1, Ordering::Relaxed);
-    state.slot.set(&state.fallback);
-    &state.fallback
+    slot
 }
 
 /// This thread's cumulative (bytes, count) allocated, for frame attribution.
@@ -192,7 +210,7 @@ pub(crate) fn per_thread() -> Vec<(u64, ThreadAllocs)> {
     TABLE
         .iter()
         .filter_map(|slot| match slot.tid.load(Ordering::Acquire) {
-            FREE => None,
+            FREE | RECLAIMING => None,
             tid => Some((tid, slot.read())),
         })
         .collect()
@@ -216,29 +234,41 @@ pub(crate) fn untracked_threads() -> u64 {
     UNTRACKED_THREADS.load(Ordering::Relaxed)
 }
 
-/// Frees the slots of threads that have exited. `alive` is read AFTER the candidate
-/// slots, so a thread that claims a slot meanwhile is never mistaken for a dead one.
+/// Claimed slots as (index, owner), read before the threads sampler lists the
+/// threads, so that every owner it then misses has exited (see [`reclaim`]).
 #[cfg_attr(not(feature = "threads"), allow(dead_code))]
-pub(crate) fn reclaim(alive: impl FnOnce() -> Vec<u64>) {
-    let candidates: Vec<(usize, u64)> = TABLE
+pub(crate) fn claimed() -> Vec<(usize, u64)> {
+    TABLE
         .iter()
         .enumerate()
         .filter_map(|(i, slot)| match slot.tid.load(Ordering::Acquire) {
-            FREE => None,
+            FREE | RECLAIMING => None,
             tid => Some((i, tid)),
         })
-        .collect();
-    let mut alive = alive();
+        .collect()
+}
+
+/// Frees the slots among `claimed` (read with [`claimed`] before the listing) whose
+/// owner is not in `alive`, a complete listing of the threads that exist, folding
+/// their numbers into the exited totals. A slot that changed owner meanwhile (another
+/// reclaim freed it and a new thread took it) is left alone.
+#[cfg_attr(not(feature = "threads"), allow(dead_code))]
+pub(crate) fn reclaim(claimed: &[(usize, u64)], alive: &[u64]) {
+    let mut alive = alive.to_vec();
     alive.sort_unstable();
-    for (i, tid) in candidates {
-        if alive.binary_search(&tid).is_err() {
-            let slot = &TABLE[i];
-            let t = slot.take();
-            for (counter, value) in EXITED.iter().zip([t.alloc_bytes, t.alloc_count, t.free_bytes, t.free_count]) {
-                counter.fetch_add(value, Ordering::Relaxed);
-            }
-            slot.tid.store(FREE, Ordering::Release);
+    for &(i, tid) in claimed {
+        if alive.binary_search(&tid).is_ok() {
+            continue;
         }
+        let slot = &TABLE[i];
+        if slot.tid.compare_exchange(tid, RECLAIMING, Ordering::Acquire, Ordering::Relaxed).is_err() {
+            continue;
+        }
+        let t = slot.take();
+        for (counter, value) in EXITED.iter().zip([t.alloc_bytes, t.alloc_count, t.free_bytes, t.free_count]) {
+            counter.fetch_add(value, Ordering::Relaxed);
+        }
+        slot.tid.store(FREE, Ordering::Release);
     }
 }
 
@@ -261,9 +291,14 @@ mod tests {
         let mine = per_thread().into_iter().find(|(t, _)| *t == tid).unwrap().1;
         assert_eq!(mine, ThreadAllocs { alloc_bytes: 120, alloc_count: 2, free_bytes: 100, free_count: 1 });
         let before = exited();
-        reclaim(|| vec![os::current_tid()]);
+        let claimed = claimed();
+        reclaim(&claimed, &[os::current_tid(), tid]);
+        assert!(per_thread().iter().any(|(t, _)| *t == tid), "a listed thread keeps its slot");
+        reclaim(&claimed, &[os::current_tid()]);
         assert!(per_thread().iter().all(|(t, _)| *t != tid));
         let after = exited();
         assert!(after.alloc_bytes >= before.alloc_bytes + 120);
+        reclaim(&claimed, &[os::current_tid()]);
+        assert_eq!(exited().alloc_bytes, after.alloc_bytes, "a slot is folded once");
     }
 }

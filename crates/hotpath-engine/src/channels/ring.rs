@@ -19,7 +19,7 @@
 //! Each slot is a small seqlock (tag, tick), so a reader never pairs a tag with another
 //! send's tick; a rare collision loses a sample, never pairs a wrong one.
 
-use std::sync::atomic::{fence, AtomicU64, Ordering};
+use crate::sync::atomic::{fence, AtomicU64, Ordering};
 
 /// Tag of a slot that was never written.
 const EMPTY: u64 = u64::MAX;

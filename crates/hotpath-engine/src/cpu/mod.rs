@@ -8,7 +8,7 @@
 //! next scan (every 100 ms); profiler threads (`hp-*`) are never sampled.
 //!
 //! - `stack`: the per-thread stack of active measured sites (pushed by frames).
-//! - `ring`: the signal-safe sample queue.
+//! - `ring`: the signal-safe queue; `sample`: what it carries, and the ring itself.
 //! - `signal`, `sampler`: timers, handler and the draining thread (Linux).
 //! - `unwind`, `profile`, `export`, `pprof`: stacks, aggregation, output files.
 //! - `section`: the `functions-cpu` report section.
@@ -24,6 +24,8 @@ mod pprof;
 mod profile;
 #[cfg(target_os = "linux")]
 mod ring;
+#[cfg(target_os = "linux")]
+mod sample;
 #[cfg(target_os = "linux")]
 mod sampler;
 #[cfg(target_os = "linux")]

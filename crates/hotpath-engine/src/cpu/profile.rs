@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
-use super::ring::RawSample;
+use super::sample::RawSample;
 use super::unwind::Modules;
 
 /// Distinct call stacks kept; samples of further new stacks are counted together.

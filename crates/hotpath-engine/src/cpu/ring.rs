@@ -1,90 +1,71 @@
-//! A fixed ring of raw samples, filled by signal handlers on any thread and drained
-//! by the `hp-cpu` thread. Bounded multi-producer queue with a sequence number per
-//! slot (Vyukov): a producer claims a slot with one CAS and publishes it with one
-//! release store; it never waits, and drops the sample (counted) when the ring is full.
+//! A fixed ring of records, filled by signal handlers on any thread and drained by
+//! one consumer. Bounded multi-producer queue with a sequence number per slot
+//! (Vyukov): a producer claims a slot with one CAS and publishes it with one release
+//! store; it never waits, and drops the record (counted) when the ring is full.
+//! Records are written in place, so a handler never copies a large one on its stack.
+//!
+//! The atomics and the cell come from `crate::sync`, so a loom build model-checks
+//! this file as it is (see `loom_tests` below).
 
-use std::cell::UnsafeCell;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use crate::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use crate::sync::cell::UnsafeCell;
 
-use super::stack::DEPTH;
-
-/// Bytes of stack copied per sample, starting at the stack pointer.
-pub(crate) const STACK_BYTES: usize = 16 * 1024;
-const SLOTS: usize = 128;
-
-/// What a signal handler records about the interrupted thread.
-pub(crate) struct RawSample {
-    pub(crate) tid: u64,
-    /// Timer periods this sample stands for: 1 plus the expirations the kernel merged
-    /// into this signal (CPU timers are checked at the scheduler tick).
-    pub(crate) weight: u64,
-    pub(crate) ip: u64,
-    pub(crate) sp: u64,
-    pub(crate) bp: u64,
-    /// Valid bytes of `stack` (0 when the stack could not be read).
-    pub(crate) stack_len: usize,
-    pub(crate) stack: [u8; STACK_BYTES],
-    /// Measured site ids, outermost first.
-    pub(crate) ids: [u32; DEPTH],
-    pub(crate) ids_len: usize,
-    pub(crate) truncated: bool,
+/// A record's value in a slot never written (records are filled in place).
+pub(crate) trait Empty {
+    const EMPTY: Self;
 }
 
-impl RawSample {
-    const fn empty() -> Self {
-        Self {
-            tid: 0,
-            weight: 1,
-            ip: 0,
-            sp: 0,
-            bp: 0,
-            stack_len: 0,
-            stack: [0; STACK_BYTES],
-            ids: [0; DEPTH],
-            ids_len: 0,
-            truncated: false,
-        }
-    }
-}
-
-struct Slot {
+struct Slot<T> {
+    /// `pos` when free for the producer of position `pos`, `pos + 1` once published,
+    /// `pos + N` once consumed (free for the next lap).
     seq: AtomicUsize,
-    sample: UnsafeCell<RawSample>,
+    record: UnsafeCell<T>,
 }
 
-pub(crate) struct Ring {
-    slots: [Slot; SLOTS],
+pub(crate) struct Ring<T, const N: usize> {
+    slots: [Slot<T>; N],
     enqueue: AtomicUsize,
     dequeue: AtomicUsize,
     pub(crate) dropped: AtomicU64,
 }
 
-// SAFETY: a slot's sample is written only by the producer that claimed it (between
-// the CAS and the release store of `seq`) and read only by the single consumer after
-// an acquire load of `seq` shows it published.
-unsafe impl Sync for Ring {}
+// SAFETY: a slot's record is written only by the producer that claimed it (between
+// the CAS on `enqueue` and the release store of `seq`) and read only by the single
+// consumer after an acquire load of `seq` shows it published; records cross threads,
+// hence `T: Send`.
+unsafe impl<T: Send, const N: usize> Sync for Ring<T, N> {}
 
-/// Zero-initialized, so it lives in .bss until slots are used (~2 MiB when full).
-pub(crate) static RING: Ring = Ring::new();
-
-impl Ring {
-    const fn new() -> Self {
-        let mut slots =
-            [const { Slot { seq: AtomicUsize::new(0), sample: UnsafeCell::new(RawSample::empty()) } }; SLOTS];
+impl<T: Empty, const N: usize> Ring<T, N> {
+    /// An empty ring; `const` so that it can be a zero-initialized static.
+    #[cfg(not(all(loom, test)))]
+    pub(crate) const fn new() -> Self {
+        // With one slot, "published" (pos + 1) and "free next lap" (pos + N) coincide.
+        const { assert!(N >= 2) };
+        let mut slots = [const { Slot { seq: AtomicUsize::new(0), record: UnsafeCell::new(T::EMPTY) } }; N];
         let mut i = 0;
-        while i < SLOTS {
+        while i < N {
             slots[i].seq = AtomicUsize::new(i);
             i += 1;
         }
         Self { slots, enqueue: AtomicUsize::new(0), dequeue: AtomicUsize::new(0), dropped: AtomicU64::new(0) }
     }
 
+    /// Loom's atomics cannot be built in a constant.
+    #[cfg(all(loom, test))]
+    pub(crate) fn new() -> Self {
+        const { assert!(N >= 2) };
+        let slots = std::array::from_fn(|i| Slot { seq: AtomicUsize::new(i), record: UnsafeCell::new(T::EMPTY) });
+        Self { slots, enqueue: AtomicUsize::new(0), dequeue: AtomicUsize::new(0), dropped: AtomicU64::new(0) }
+    }
+}
+
+impl<T, const N: usize> Ring<T, N> {
     /// Claims a free slot, lets `fill` write it, publishes it. Signal-safe; returns
     /// false (and counts a drop) when the ring is full.
-    pub(crate) fn push(&self, fill: impl FnOnce(&mut RawSample)) -> bool {
+    pub(crate) fn push(&self, fill: impl FnOnce(&mut T)) -> bool {
         let mut pos = self.enqueue.load(Ordering::Relaxed);
         let slot = loop {
-            let slot = &self.slots[pos % SLOTS];
+            let slot = &self.slots[pos % N];
             let seq = slot.seq.load(Ordering::Acquire);
             match seq.cmp(&pos) {
                 std::cmp::Ordering::Equal => {
@@ -101,55 +82,56 @@ impl Ring {
             }
         };
         // SAFETY: this producer owns the slot until the store below (see `impl Sync`).
-        fill(unsafe { &mut *slot.sample.get() });
+        slot.record.with_mut(|record| fill(unsafe { &mut *record }));
         slot.seq.store(pos + 1, Ordering::Release);
         true
     }
 
-    /// Hands every published sample to `f`, in order. Only the `hp-cpu` thread calls this.
-    pub(crate) fn drain(&self, mut f: impl FnMut(&RawSample)) -> usize {
+    /// Hands every published record to `f`, in order. One consumer only.
+    pub(crate) fn drain(&self, mut f: impl FnMut(&T)) -> usize {
         let mut n = 0;
         loop {
             let pos = self.dequeue.load(Ordering::Relaxed);
-            let slot = &self.slots[pos % SLOTS];
+            let slot = &self.slots[pos % N];
             if slot.seq.load(Ordering::Acquire) != pos + 1 {
                 return n;
             }
             // SAFETY: published by its producer; no producer reuses it before the store below.
-            f(unsafe { &*slot.sample.get() });
+            slot.record.with(|record| f(unsafe { &*record }));
             self.dequeue.store(pos + 1, Ordering::Relaxed);
-            slot.seq.store(pos + SLOTS, Ordering::Release);
+            slot.seq.store(pos + N, Ordering::Release);
             n += 1;
         }
     }
 }
 
+/// Test records: a producer id and a value derived from it, to spot torn records.
 #[cfg(test)]
+impl Empty for (u64, u64) {
+    const EMPTY: Self = (0, 0);
+}
+
+#[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
 
-    /// A private ring, built on a thread with a stack large enough for its 2 MiB.
-    fn leaked() -> &'static Ring {
-        let build = || -> &'static Ring { Box::leak(Box::new(Ring::new())) };
-        std::thread::Builder::new().stack_size(64 << 20).spawn(build).unwrap().join().unwrap()
-    }
-
     #[test]
     fn producers_on_many_threads_consumer_sees_each_once() {
-        let ring = leaked();
+        let ring = Ring::<(u64, u64), 16>::new();
         let mut seen = Vec::new();
         std::thread::scope(|s| {
             for t in 0..4u64 {
+                let ring = &ring;
                 s.spawn(move || {
                     for i in 0..40u64 {
-                        while !ring.push(|r| (r.tid, r.ip) = (t, i)) {
+                        while !ring.push(|r| *r = (t, i)) {
                             std::thread::yield_now();
                         }
                     }
                 });
             }
             while seen.len() < 160 {
-                ring.drain(|r| seen.push((r.tid, r.ip)));
+                ring.drain(|r| seen.push(*r));
             }
         });
         seen.sort_unstable();
@@ -159,13 +141,81 @@ mod tests {
 
     #[test]
     fn full_ring_drops_and_counts() {
-        let ring = leaked();
-        for _ in 0..SLOTS {
+        let ring = Ring::<(u64, u64), 8>::new();
+        for _ in 0..8 {
             assert!(ring.push(|_| {}));
         }
         assert!(!ring.push(|_| {}));
         assert_eq!(ring.dropped.load(Ordering::Relaxed), 1);
-        assert_eq!(ring.drain(|_| {}), SLOTS);
+        assert_eq!(ring.drain(|_| {}), 8);
         assert!(ring.push(|_| {}));
+    }
+}
+
+/// Model checks: every interleaving of producers and the consumer, within loom's
+/// preemption bound (`LOOM_MAX_PREEMPTIONS`). Readers are spawned after writers, so
+/// that loom's first schedule runs them later and it backtracks from their reads.
+#[cfg(all(loom, test))]
+mod loom_tests {
+    use loom::sync::Arc;
+    use loom::thread;
+
+    use super::*;
+
+    fn record(t: u64) -> (u64, u64) {
+        (t, t * 1_000 + 7)
+    }
+
+    #[test]
+    fn loom_two_producers_one_consumer_each_record_once() {
+        loom::model(|| {
+            let ring = Arc::new(Ring::<(u64, u64), 2>::new());
+            let producers: Vec<_> = (1..=2u64)
+                .map(|t| {
+                    let ring = Arc::clone(&ring);
+                    thread::spawn(move || assert!(ring.push(|r| *r = record(t)), "two slots hold two records"))
+                })
+                .collect();
+            let consumer = {
+                let ring = Arc::clone(&ring);
+                thread::spawn(move || {
+                    let mut seen = Vec::new();
+                    ring.drain(|r| seen.push(*r));
+                    seen
+                })
+            };
+            producers.into_iter().for_each(|p| p.join().unwrap());
+            let mut seen = consumer.join().unwrap();
+            ring.drain(|r| seen.push(*r));
+            seen.sort_unstable();
+            assert_eq!(seen, vec![record(1), record(2)]);
+        });
+    }
+
+    #[test]
+    fn loom_slots_are_reused_across_laps_without_tearing() {
+        loom::model(|| {
+            let ring = Arc::new(Ring::<(u64, u64), 2>::new());
+            let producer = {
+                let ring = Arc::clone(&ring);
+                thread::spawn(move || (1..=3u64).filter(|&t| ring.push(|r| *r = record(t))).collect::<Vec<_>>())
+            };
+            let consumer = {
+                let ring = Arc::clone(&ring);
+                thread::spawn(move || {
+                    let mut seen = Vec::new();
+                    ring.drain(|r| seen.push(*r));
+                    ring.drain(|r| seen.push(*r));
+                    seen
+                })
+            };
+            let pushed = producer.join().unwrap();
+            let mut seen = consumer.join().unwrap();
+            ring.drain(|r| seen.push(*r));
+            let expected: Vec<_> = pushed.iter().map(|&t| record(t)).collect();
+            assert_eq!(seen, expected, "in order, each once, never torn");
+            let dropped = ring.dropped.load(Ordering::Relaxed);
+            assert_eq!(dropped as usize + pushed.len(), 3);
+        });
     }
 }

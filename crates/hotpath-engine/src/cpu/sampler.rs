@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use super::export::{self, Span};
 use super::profile::Profile;
-use super::ring::RING;
+use super::sample::RING;
 use super::signal::{self, ThreadTimer};
 use super::unwind::Modules;
 use crate::diag::warn;

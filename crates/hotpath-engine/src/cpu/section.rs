@@ -46,7 +46,7 @@ pub(crate) fn section(config: &Options) -> Option<FunctionsCpu> {
     section.period_ns = period;
     section.samples = profile.samples;
     section.unmeasured_samples = profile.unmeasured;
-    section.dropped_samples = super::ring::RING.dropped.load(std::sync::atomic::Ordering::Relaxed);
+    section.dropped_samples = super::sample::RING.dropped.load(std::sync::atomic::Ordering::Relaxed);
     section.truncated_samples = profile.truncated;
     section.native_stacks =
         !STACK_READ_FAILED.load(std::sync::atomic::Ordering::Relaxed) && cfg!(target_arch = "x86_64");

@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use libc::{c_int, c_void};
 
-use super::ring::{RawSample, RING, STACK_BYTES};
+use super::sample::{RawSample, RING, STACK_BYTES};
 use super::stack;
 
 /// Set when `process_vm_readv` is refused (for example by a seccomp policy): samples
@@ -46,11 +46,15 @@ extern "C" fn on_sigprof(_signal: c_int, info: *mut libc::siginfo_t, context: *m
     // layout of `siginfo_t` as two i32 after the common header).
     let overrun = unsafe { timer_overrun(info) };
     RING.push(|sample| record(sample, context, 1 + u64::from(overrun)));
+    // SAFETY: as above: this thread's errno, restored to what the program left there.
     unsafe { *libc::__errno_location() = errno };
 }
 
 /// `si_overrun` of a timer signal: the union after `si_signo, si_errno, si_code` (and
 /// padding to 8 bytes on 64-bit) starts with `si_tid: i32, si_overrun: i32`.
+///
+/// # Safety
+/// `info` points to the `siginfo_t` the kernel passed to an `SA_SIGINFO` handler.
 unsafe fn timer_overrun(info: *const libc::siginfo_t) -> u32 {
     #[repr(C)]
     struct TimerInfo {
@@ -62,6 +66,8 @@ unsafe fn timer_overrun(info: *const libc::siginfo_t) -> u32 {
         tid: c_int,
         overrun: c_int,
     }
+    // SAFETY: a siginfo_t is 128 bytes, larger than `TimerInfo`, and as aligned (the
+    // caller passes a valid one); `TimerInfo` is its layout for timer signals.
     let timer = unsafe { &*(info as *const TimerInfo) };
     if timer.code == libc::SI_TIMER {
         timer.overrun.max(0) as u32

@@ -12,7 +12,7 @@ use framehop::x86_64::{CacheX86_64, UnwindRegsX86_64, UnwinderX86_64};
 use framehop::{ExplicitModuleSectionInfo, Module, Unwinder};
 use object::{Object, ObjectSection, ObjectSymbol, SymbolKind};
 
-use super::ring::RawSample;
+use super::sample::RawSample;
 
 /// Frames kept per sample (leaf first).
 pub(crate) const MAX_FRAMES: usize = 128;
@@ -141,9 +141,12 @@ fn loaded_modules() -> Vec<Loaded> {
         let name = if info.dlpi_name.is_null() {
             String::new()
         } else {
+            // SAFETY: a non-null dlpi_name is a NUL-terminated string owned by the loader,
+            // valid during the callback.
             unsafe { CStr::from_ptr(info.dlpi_name) }.to_string_lossy().into_owned()
         };
         let path = if name.is_empty() { "/proc/self/exe".to_string() } else { name };
+        // SAFETY: dlpi_phdr points to dlpi_phnum program headers, valid during the callback.
         let headers = unsafe { std::slice::from_raw_parts(info.dlpi_phdr, info.dlpi_phnum as usize) };
         let bias = info.dlpi_addr;
         let mut avma: Option<Range<u64>> = None;

@@ -28,7 +28,22 @@ impl Usage {
         Self { ticks: crate::clock::now() }
     }
 
-    /// `self - earlier`, each component saturating at zero.
+    /// The usage of an interval that ends at reading `self` and started at reading
+    /// `start`. Ticks that come out negative are counted (see `clock::elapsed`) and
+    /// measure 0; the thread's allocation counters never go back.
+    #[inline(always)]
+    pub(crate) fn elapsed_since(self, start: Self) -> Self {
+        Self {
+            ticks: crate::clock::elapsed(start.ticks, self.ticks),
+            #[cfg(feature = "alloc")]
+            bytes: self.bytes.saturating_sub(start.bytes),
+            #[cfg(feature = "alloc")]
+            allocs: self.allocs.saturating_sub(start.allocs),
+        }
+    }
+
+    /// `self - earlier`, each component saturating at zero (exclusive usage: an
+    /// inclusive usage minus that of nested frames).
     #[inline(always)]
     pub(crate) fn since(self, earlier: Self) -> Self {
         Self {

@@ -20,18 +20,34 @@ enum State {
     Untracked,
 }
 
-/// Wraps an async function's body or an awaiting `measure_block!`.
-///
-/// Wall time (calls, Avg, percentiles, Total) spans the first poll to `Ready`;
-/// Self time sums the polls minus nested measured calls. Allocations of every poll,
-/// on whatever thread, add up in the future itself until it completes.
-pub struct MeasuredFuture<F> {
-    inner: F,
-    site: &'static FnSite,
-    start: u64,
-    state: State,
-    inclusive: Usage,
-    exclusive: Usage,
+pin_project_lite::pin_project! {
+    /// Wraps an async function's body or an awaiting `measure_block!`.
+    ///
+    /// Wall time (calls, Avg, percentiles, Total) spans the first poll to `Ready`;
+    /// Self time sums the polls minus nested measured calls. Allocations of every poll,
+    /// on whatever thread, add up in the future itself until it completes.
+    pub struct MeasuredFuture<F> {
+        #[pin]
+        inner: F,
+        site: &'static FnSite,
+        start: u64,
+        state: State,
+        inclusive: Usage,
+        exclusive: Usage,
+    }
+
+    impl<F> PinnedDrop for MeasuredFuture<F> {
+        fn drop(this: Pin<&mut Self>) {
+            let this = this.project();
+            if *this.state != State::Running {
+                return;
+            }
+            // SAFETY: a non-null recorder is valid on this thread until its exit hook runs.
+            if let Some(cell) = unsafe { recorder::current().as_ref() }.and_then(|r| r.cell(this.site.id())) {
+                cell.cancel();
+            }
+        }
+    }
 }
 
 impl<F> MeasuredFuture<F> {
@@ -54,14 +70,12 @@ impl<F: Future> Future for MeasuredFuture<F> {
 
     #[inline]
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
-        // SAFETY: `inner` is structurally pinned: it is never moved out of `self`,
-        // and `Drop` does not touch it.
-        let this = unsafe { self.get_unchecked_mut() };
-        let inner = unsafe { Pin::new_unchecked(&mut this.inner) };
-        match this.state {
+        let this = self.project();
+        let inner = this.inner;
+        match *this.state {
             State::Done | State::Untracked => return inner.poll(cx),
             State::NotPolled if !switch::enabled() => {
-                this.state = State::Untracked;
+                *this.state = State::Untracked;
                 return inner.poll(cx);
             }
             _ => {}
@@ -72,31 +86,20 @@ impl<F: Future> Future for MeasuredFuture<F> {
         let id = this.site.id();
         let Some(cell) = recorder.cell(id) else { return inner.poll(cx) };
         let frame = PollFrame::begin(recorder, cell, id);
-        if this.state == State::NotPolled {
-            this.start = frame.start.ticks;
-            this.state = State::Running;
+        if *this.state == State::NotPolled {
+            *this.start = frame.start.ticks;
+            *this.state = State::Running;
         }
         let result = inner.poll(cx);
         let (end, inclusive, exclusive) = frame.end();
-        this.inclusive = this.inclusive.plus(inclusive);
-        this.exclusive = this.exclusive.plus(exclusive);
+        *this.inclusive = this.inclusive.plus(inclusive);
+        *this.exclusive = this.exclusive.plus(exclusive);
         if result.is_ready() {
-            this.state = State::Done;
-            cell.complete_async(end.saturating_sub(this.start), this.inclusive, this.exclusive);
+            *this.state = State::Done;
+            // First poll and last poll may run on CPUs whose counters disagree.
+            cell.complete_async(crate::clock::elapsed(*this.start, end), *this.inclusive, *this.exclusive);
         }
         result
-    }
-}
-
-impl<F> Drop for MeasuredFuture<F> {
-    fn drop(&mut self) {
-        if self.state != State::Running {
-            return;
-        }
-        // SAFETY: as in `poll`.
-        if let Some(cell) = unsafe { recorder::current().as_ref() }.and_then(|r| r.cell(self.site.id())) {
-            cell.cancel();
-        }
     }
 }
 
@@ -134,7 +137,7 @@ impl<'a> PollFrame<'a> {
     fn account(&self, end: Usage) -> (Usage, Usage) {
         #[cfg(all(feature = "cpu", target_os = "linux"))]
         crate::cpu::stack::pop();
-        let inclusive = end.since(self.start);
+        let inclusive = end.elapsed_since(self.start);
         let exclusive = self.recorder.pop_frame(self.saved, inclusive);
         self.cell.add_poll(inclusive.ticks, exclusive.ticks);
         (inclusive, exclusive)

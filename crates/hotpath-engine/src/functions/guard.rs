@@ -21,9 +21,9 @@ impl FnGuard {
             return Self::inactive();
         }
         let recorder = recorder::current();
+        let id = site.id();
         // SAFETY: a non-null recorder is valid on this thread until its exit hook runs,
         // which cannot happen while this frame is on the stack.
-        let id = site.id();
         let Some(cell) = (unsafe { recorder.as_ref() }).and_then(|r| r.cell(id)) else {
             switch::count_dropped();
             return Self::inactive();
@@ -48,7 +48,7 @@ impl Drop for FnGuard {
         if self.cell.is_null() {
             return;
         }
-        let inclusive = Usage::now().since(self.start);
+        let inclusive = Usage::now().elapsed_since(self.start);
         #[cfg(all(feature = "cpu", target_os = "linux"))]
         crate::cpu::stack::pop();
         // SAFETY: set together in `enter` from this thread's live recorder.

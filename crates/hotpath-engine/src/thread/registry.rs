@@ -6,8 +6,12 @@
 //! lock once. A second thread-local with a destructor, [`ExitHook`], folds the
 //! recorder's cells into the retired totals when the thread exits and frees it, so
 //! memory is bounded by cells × live threads.
+//!
+//! Thread-local destructors that run after the hook may still make measured calls:
+//! such a call attaches a fresh recorder, retired in turn by [`LATE`], a thread-local
+//! first touched then, whose destructor therefore runs after the one making the call.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::ptr;
 use std::sync::{Arc, Mutex};
 use std::thread::LocalKey;
@@ -77,8 +81,14 @@ impl<R: Recorder, T: Totals<R::Cell>> Registry<R, T> {
         new: fn() -> R,
     ) -> *const R {
         if current.with(Cell::get) == dead() || exit.try_with(|_| ()).is_err() {
-            return ptr::null();
+            return self.attach_late(current, new);
         }
+        #[cfg(feature = "threads")]
+        crate::threads::watch_exit();
+        self.attach_new(current, new)
+    }
+
+    fn attach_new(&self, current: &'static LocalKey<Current<R>>, new: fn() -> R) -> *const R {
         let recorder = memory::untracked(|| {
             let recorder = Arc::new(new());
             lock(&self.lists).live.push(Arc::clone(&recorder));
@@ -87,6 +97,18 @@ impl<R: Recorder, T: Totals<R::Cell>> Registry<R, T> {
         let p = Arc::into_raw(recorder);
         current.with(|c| c.set(p));
         p
+    }
+
+    /// A measured call after the exit hook ran (from a later thread-local destructor):
+    /// a new recorder, retired when [`LATE`] is destroyed. Null once that is gone too.
+    fn attach_late(&'static self, current: &'static LocalKey<Current<R>>, new: fn() -> R) -> *const R {
+        let hook: Box<dyn Retire> = memory::untracked(|| Box::new(ExitHook { current, registry: self }));
+        let attached = LATE.try_with(|late| {
+            let p = self.attach_new(current, new);
+            memory::untracked(|| late.0.borrow_mut().push(hook));
+            p
+        });
+        attached.unwrap_or(ptr::null())
     }
 
     /// Folds an exiting thread's cells into the retired totals and frees its recorder.
@@ -142,11 +164,40 @@ impl<R: Recorder, T: Totals<R::Cell>> ExitHook<R, T> {
 
 impl<R: Recorder, T: Totals<R::Cell>> Drop for ExitHook<R, T> {
     fn drop(&mut self) {
+        self.retire();
+    }
+}
+
+/// Retires a thread's recorder of one registry; type-erased for [`LATE`].
+trait Retire {
+    fn retire(&self);
+}
+
+impl<R: Recorder, T: Totals<R::Cell>> Retire for ExitHook<R, T> {
+    fn retire(&self) {
+        // The pointer is marked dead before the recorder is freed: a later call on this
+        // thread attaches anew instead of using it.
         let p = self.current.with(|c| c.replace(dead()));
         if p as usize > dead::<R>() as usize {
-            // SAFETY: `p` came from `Arc::into_raw` in `attach` and is released once.
+            // SAFETY: `p` came from `Arc::into_raw` in `attach_new` and was the thread's
+            // only copy; it was just replaced, so it is released once.
             let recorder = unsafe { Arc::from_raw(p) };
             memory::untracked(|| self.registry.retire(recorder));
         }
     }
+}
+
+/// Recorders attached after their registry's exit hook ran, retired on destruction.
+struct Late(RefCell<Vec<Box<dyn Retire>>>);
+
+impl Drop for Late {
+    fn drop(&mut self) {
+        memory::untracked(|| std::mem::take(self.0.get_mut()).into_iter().for_each(|hook| hook.retire()));
+    }
+}
+
+thread_local! {
+    // First touched by a measured call in a thread-local destructor, so it is
+    // destroyed after that destructor.
+    static LATE: Late = const { Late(RefCell::new(Vec::new())) };
 }

@@ -5,8 +5,12 @@
 //! `HOTPATH_THREADS_INTERVAL_MS`; the report takes one more sample at its end.
 //! - `os_*`: one file per platform, each returning the same [`OsSample`].
 //! - `sampler`: the sampling thread and the per-thread history (CPU%, Max%).
+//! - `exit_hook`: final numbers of threads that exit (Linux), `exited`: the ended
+//!   threads the view keeps.
 //! - `section`: the `threads` report section.
 
+mod exit_hook;
+mod exited;
 #[cfg(any(target_os = "linux", target_os = "android"))]
 #[path = "os_linux.rs"]
 mod os;
@@ -22,6 +26,7 @@ mod os;
 mod sampler;
 mod section;
 
+pub(crate) use exit_hook::watch as watch_exit;
 pub(crate) use sampler::{sample_now, start};
 pub(crate) use section::section;
 
@@ -59,6 +64,25 @@ impl State {
 
 /// One sample of the whole process.
 pub(crate) struct OsSample {
+    /// Threads that were read.
     pub(crate) threads: Vec<OsThread>,
-    pub(crate) rss_bytes: u64,
+    /// Threads that exist but could not be read (for example with no file descriptor
+    /// left): alive, their numbers unknown. Never taken for exited.
+    pub(crate) unreadable: Vec<u64>,
+    /// `None` when it could not be read.
+    pub(crate) rss_bytes: Option<u64>,
+    /// What could not be read, for the report.
+    pub(crate) problem: Option<String>,
+}
+
+impl OsSample {
+    /// A sample that read everything.
+    pub(crate) fn complete(threads: Vec<OsThread>, rss_bytes: u64) -> Self {
+        Self { threads, unreadable: Vec::new(), rss_bytes: Some(rss_bytes), problem: None }
+    }
+
+    /// Every thread that exists: those read and those that could not be.
+    pub(crate) fn alive(&self) -> Vec<u64> {
+        self.threads.iter().map(|t| t.tid).chain(self.unreadable.iter().copied()).collect()
+    }
 }

@@ -2,27 +2,51 @@
 
 use std::fs;
 use std::io;
+use std::sync::OnceLock;
 
 use super::{OsSample, OsThread, State};
 
+/// The process's own name, read once: threads that inherit it are unnamed.
+static PROCESS_NAME: OnceLock<String> = OnceLock::new();
+
+/// The name threads inherit from the process, once it could be read.
+pub(crate) fn process_name() -> Option<&'static str> {
+    match PROCESS_NAME.get() {
+        Some(name) => Some(name.as_str()),
+        None => read_stat("/proc/self/stat").ok().map(|s| PROCESS_NAME.get_or_init(|| s.comm).as_str()),
+    }
+}
+
+/// Lists `/proc/self/task` and reads each thread's `stat`. A thread whose files are
+/// gone has exited; one whose `stat` cannot be opened for another reason (no file
+/// descriptor left) is listed as unreadable: alive, numbers unknown.
 pub(crate) fn sample(main_tid: u64) -> io::Result<OsSample> {
     // SAFETY: sysconf has no preconditions.
     let (hz, page) = unsafe { (libc::sysconf(libc::_SC_CLK_TCK), libc::sysconf(libc::_SC_PAGESIZE)) };
     let ns_per_tick = 1_000_000_000 / hz.max(1) as u64;
-    let process_name = read_stat("/proc/self/stat").map(|s| s.comm).unwrap_or_default();
-    let mut threads = Vec::new();
+    let process_name = process_name();
+    let mut out = OsSample::complete(Vec::new(), 0);
+    let mut problem = None;
     for entry in fs::read_dir("/proc/self/task")? {
         let Some(tid) = entry?.file_name().to_str().and_then(|n| n.parse::<u64>().ok()) else { continue };
-        // A thread may exit between listing and reading: skip it.
-        let Some(stat) = read_stat(&format!("/proc/self/task/{tid}/stat")) else { continue };
+        let stat = match read_stat(&format!("/proc/self/task/{tid}/stat")) {
+            Ok(stat) => stat,
+            // Exited between listing and reading.
+            Err(e) if e.kind() == io::ErrorKind::NotFound || e.raw_os_error() == Some(libc::ESRCH) => continue,
+            Err(e) => {
+                out.unreadable.push(tid);
+                problem.get_or_insert(e);
+                continue;
+            }
+        };
         let name = if tid == main_tid {
             Some("main".to_string())
-        } else if stat.comm == process_name {
+        } else if Some(stat.comm.as_str()) == process_name {
             None // unnamed threads inherit the process name
         } else {
             Some(stat.comm)
         };
-        threads.push(OsThread {
+        out.threads.push(OsThread {
             tid,
             name,
             state: stat.state,
@@ -30,12 +54,25 @@ pub(crate) fn sample(main_tid: u64) -> io::Result<OsSample> {
             sys_ns: stat.stime * ns_per_tick,
         });
     }
-    let rss_pages = fs::read_to_string("/proc/self/statm")?
-        .split_whitespace()
-        .nth(1)
-        .and_then(|v| v.parse::<u64>().ok())
-        .unwrap_or(0);
-    Ok(OsSample { threads, rss_bytes: rss_pages * page.max(0) as u64 })
+    if process_name.is_none() {
+        out.problem = Some("the process name could not be read: unnamed threads show their inherited name".into());
+    }
+    if let Some(e) = problem {
+        let n = out.unreadable.len();
+        let listed = n + out.threads.len();
+        out.problem = Some(format!("{n} of {listed} threads could not be read ({e}); they keep their last values"));
+    }
+    match fs::read_to_string("/proc/self/statm") {
+        Ok(statm) => {
+            let pages = statm.split_whitespace().nth(1).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
+            out.rss_bytes = Some(pages * page.max(0) as u64);
+        }
+        Err(e) => {
+            out.rss_bytes = None;
+            out.problem.get_or_insert_with(|| format!("the RSS could not be read ({e})"));
+        }
+    }
+    Ok(out)
 }
 
 struct Stat {
@@ -47,8 +84,9 @@ struct Stat {
 
 /// Parses `pid (comm) state ... utime stime ...`; `comm` may itself contain spaces
 /// and parentheses, so fields are counted from the last `)`.
-fn read_stat(path: &str) -> Option<Stat> {
-    parse_stat(&fs::read_to_string(path).ok()?)
+fn read_stat(path: &str) -> io::Result<Stat> {
+    let text = fs::read_to_string(path)?;
+    parse_stat(&text).ok_or_else(|| io::Error::new(io::ErrorKind::InvalidData, format!("cannot parse {path}")))
 }
 
 fn parse_stat(text: &str) -> Option<Stat> {
@@ -79,7 +117,8 @@ mod tests {
     #[test]
     fn samples_this_process() {
         let sample = sample(std::process::id().into()).unwrap();
-        assert!(sample.rss_bytes > 0);
+        assert!(sample.rss_bytes.unwrap() > 0);
+        assert!(sample.unreadable.is_empty() && sample.problem.is_none());
         let main = sample.threads.iter().find(|t| t.tid == u64::from(std::process::id())).unwrap();
         assert_eq!(main.name.as_deref(), Some("main"));
     }

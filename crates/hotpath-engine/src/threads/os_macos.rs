@@ -28,24 +28,31 @@ pub(crate) fn sample(main_tid: u64) -> io::Result<OsSample> {
         }
         let bytes = count as usize * std::mem::size_of::<libc::thread_act_t>();
         libc::vm_deallocate(task, list as libc::vm_address_t, bytes as libc::vm_size_t);
-        Ok(OsSample { threads, rss_bytes: rss(task) })
+        Ok(OsSample::complete(threads, rss(task)))
     }
 }
 
+/// # Safety
+/// `port` is a thread port of this task, alive for the call.
 unsafe fn thread(port: libc::thread_act_t, main_tid: u64) -> Option<OsThread> {
+    // SAFETY: plain C data; all zeroes is a valid value.
     let mut basic: libc::thread_basic_info = unsafe { std::mem::zeroed() };
     let mut n = libc::THREAD_BASIC_INFO_COUNT;
     let info = (&mut basic as *mut libc::thread_basic_info).cast();
+    // SAFETY: `info` and `n` are live out-parameters sized for this flavor; `port` is valid.
     if unsafe { libc::thread_info(port, libc::THREAD_BASIC_INFO as u32, info, &mut n) } != libc::KERN_SUCCESS {
         return None;
     }
+    // SAFETY: plain C data; all zeroes is a valid value.
     let mut ident: libc::thread_identifier_info = unsafe { std::mem::zeroed() };
     let mut n = libc::THREAD_IDENTIFIER_INFO_COUNT;
     let info = (&mut ident as *mut libc::thread_identifier_info).cast();
+    // SAFETY: as above, for the identifier flavor.
     if unsafe { libc::thread_info(port, libc::THREAD_IDENTIFIER_INFO as u32, info, &mut n) } != libc::KERN_SUCCESS {
         return None;
     }
     let tid = ident.thread_id;
+    // SAFETY: `port` is valid (this function's contract).
     let name = if tid == main_tid { Some("main".to_string()) } else { unsafe { name(port) } };
     let state = match basic.run_state {
         libc::TH_STATE_RUNNING => State::Running,
@@ -56,25 +63,39 @@ unsafe fn thread(port: libc::thread_act_t, main_tid: u64) -> Option<OsThread> {
     Some(OsThread { tid, name, state, user_ns: ns(basic.user_time), sys_ns: ns(basic.system_time) })
 }
 
+/// # Safety
+/// `port` is a thread port of this task, alive for the call.
 unsafe fn name(port: libc::thread_act_t) -> Option<String> {
+    // SAFETY: `port` is valid; the result is null for threads not created by pthreads.
     let pthread = unsafe { libc::pthread_from_mach_thread_np(port) };
     if pthread == 0 {
         return None;
     }
     let mut buf = [0 as libc::c_char; 64];
+    // SAFETY: `buf` is writable for its length, which is passed.
     if unsafe { libc::pthread_getname_np(pthread, buf.as_mut_ptr(), buf.len()) } != 0 {
         return None;
     }
+    // SAFETY: on success the name in `buf` is NUL-terminated.
     let name = unsafe { std::ffi::CStr::from_ptr(buf.as_ptr()) }.to_string_lossy().into_owned();
     (!name.is_empty()).then_some(name)
 }
 
+/// # Safety
+/// `task` is this task's port.
 unsafe fn rss(task: libc::mach_port_t) -> u64 {
+    // SAFETY: plain C data; all zeroes is a valid value.
     let mut info: libc::mach_task_basic_info = unsafe { std::mem::zeroed() };
     let mut n = libc::MACH_TASK_BASIC_INFO_COUNT;
     let out = (&mut info as *mut libc::mach_task_basic_info).cast();
+    // SAFETY: `out` and `n` are live out-parameters sized for this flavor.
     if unsafe { libc::task_info(task, libc::MACH_TASK_BASIC_INFO, out, &mut n) } != libc::KERN_SUCCESS {
         return 0;
     }
     info.resident_size
+}
+
+/// The name threads inherit from the process: only Linux threads show it.
+pub(crate) fn process_name() -> Option<&'static str> {
+    None
 }

@@ -48,32 +48,50 @@ pub(crate) fn sample(main_tid: u64) -> io::Result<OsSample> {
         } else {
             0
         };
-        Ok(OsSample { threads, rss_bytes: rss })
+        Ok(OsSample::complete(threads, rss))
     }
 }
 
+/// # Safety
+/// None beyond the Win32 calls' own: `tid` may name any thread (or none).
 unsafe fn thread(tid: u64, main_tid: u64) -> Option<OsThread> {
+    // SAFETY: no preconditions; a null handle is handled.
     let handle = unsafe { OpenThread(THREAD_QUERY_LIMITED_INFORMATION, 0, tid as u32) };
     if handle.is_null() {
         return None;
     }
     let zero = FILETIME { dwLowDateTime: 0, dwHighDateTime: 0 };
     let (mut created, mut exited, mut kernel, mut user) = (zero, zero, zero, zero);
+    // SAFETY: `handle` is open; the four FILETIMEs are live out-parameters.
     let ok = unsafe { GetThreadTimes(handle, &mut created, &mut exited, &mut kernel, &mut user) } != 0;
+    // SAFETY: `handle` is open until the CloseHandle below.
     let name = if tid == main_tid { Some("main".to_string()) } else { unsafe { description(handle) } };
+    // SAFETY: opened above, closed once.
     unsafe { CloseHandle(handle) };
     // FILETIME counts 100 ns intervals.
     let ns = |t: FILETIME| ((u64::from(t.dwHighDateTime) << 32) | u64::from(t.dwLowDateTime)) * 100;
     ok.then(|| OsThread { tid, name, state: State::Sleeping, user_ns: ns(user), sys_ns: ns(kernel) })
 }
 
+/// # Safety
+/// `handle` is an open thread handle with query access.
 unsafe fn description(handle: windows_sys::Win32::Foundation::HANDLE) -> Option<String> {
     let mut text: windows_sys::core::PWSTR = std::ptr::null_mut();
+    // SAFETY: `handle` is open; `text` is a live out-parameter.
     if unsafe { GetThreadDescription(handle, &mut text) } < 0 || text.is_null() {
         return None;
     }
+    // SAFETY: on success `text` is a NUL-terminated UTF-16 string: reading up to the NUL
+    // stays inside it.
     let len = (0..).take_while(|&i| unsafe { *text.add(i) } != 0).count();
+    // SAFETY: the `len` units before the NUL, counted above.
     let name = String::from_utf16_lossy(unsafe { std::slice::from_raw_parts(text, len) });
+    // SAFETY: GetThreadDescription's string is freed with LocalFree, once.
     unsafe { windows_sys::Win32::Foundation::LocalFree(text.cast()) };
     (!name.is_empty()).then_some(name)
+}
+
+/// The name threads inherit from the process: only Linux threads show it.
+pub(crate) fn process_name() -> Option<&'static str> {
+    None
 }

@@ -1,9 +1,11 @@
 //! The `hp-threads` sampling thread and the history it keeps per thread.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use super::exit_hook;
+use super::exited::{Ended, Exited};
 use super::{os, OsSample, State};
 use crate::diag::warn;
 use crate::sync::lock;
@@ -25,28 +27,43 @@ pub(crate) struct Tracked {
 /// The sampler's state, shared with report builders.
 pub(crate) struct History {
     pub(crate) threads: HashMap<u64, Tracked>,
+    pub(crate) exited: Exited,
     pub(crate) rss_bytes: u64,
     pub(crate) samples: u64,
     pub(crate) interval: Duration,
+    /// What the last sample could not read.
+    pub(crate) problem: Option<String>,
+    /// Threads whose exit record the last update took: a listing may still show such
+    /// a thread for a moment while it finishes exiting, and must not revive it.
+    just_ended: HashSet<u64>,
     main_tid: u64,
     unnamed: u64,
     failed: bool,
 }
 
 static HISTORY: Mutex<Option<History>> = Mutex::new(None);
+/// One sample at a time: a sample applied after a newer one would bring back a
+/// thread that had ended.
+static SAMPLING: Mutex<()> = Mutex::new(());
 
 /// Starts sampling every `interval` on a hidden `hp-threads` thread. `main_tid` is
 /// the OS id of the thread that started profiling, shown as `main`.
 pub(crate) fn start(interval: Duration, main_tid: u64) {
     *lock(&HISTORY) = Some(History {
         threads: HashMap::new(),
+        exited: Exited::default(),
         rss_bytes: 0,
         samples: 0,
         interval,
+        problem: None,
+        just_ended: HashSet::new(),
         main_tid,
         unnamed: 0,
         failed: false,
     });
+    exit_hook::enable();
+    #[cfg(feature = "alloc")]
+    crate::alloc::counters::on_new_thread(exit_hook::watch);
     sample_now();
     let spawned = std::thread::Builder::new().name("hp-threads".into()).stack_size(128 * 1024).spawn(move || {
         crate::memory::profiler_thread();
@@ -62,15 +79,25 @@ pub(crate) fn start(interval: Duration, main_tid: u64) {
 
 /// Takes one sample now and folds it into the history.
 pub(crate) fn sample_now() {
+    let _one_at_a_time = lock(&SAMPLING);
     let main_tid = match lock(&HISTORY).as_ref() {
         Some(h) => h.main_tid,
         None => return,
     };
+    // Slots claimed before the listing: an owner the listing misses has exited.
+    #[cfg(feature = "alloc")]
+    let claimed = crate::alloc::counters::claimed();
     let sample = os::sample(main_tid);
     let mut guard = lock(&HISTORY);
     let Some(history) = guard.as_mut() else { return };
     match sample {
-        Ok(sample) => history.update(sample, Instant::now()),
+        Ok(sample) => {
+            #[cfg(feature = "alloc")]
+            let alive = sample.alive();
+            history.update(sample, Instant::now());
+            #[cfg(feature = "alloc")]
+            crate::alloc::counters::reclaim(&claimed, &alive);
+        }
         Err(e) if !history.failed => {
             history.failed = true;
             warn(&format!("threads view unavailable: {e}"));
@@ -87,10 +114,16 @@ pub(crate) fn with_history<R>(f: impl FnOnce(&History) -> R) -> Option<R> {
 impl History {
     fn update(&mut self, sample: OsSample, now: Instant) {
         self.samples += 1;
-        self.rss_bytes = sample.rss_bytes;
-        let mut alive = Vec::with_capacity(sample.threads.len());
+        if let Some(rss) = sample.rss_bytes {
+            self.rss_bytes = rss;
+        }
+        let alive: HashSet<u64> = sample.alive().into_iter().collect();
+        self.problem = sample.problem;
+        let just_ended = std::mem::take(&mut self.just_ended);
         for t in sample.threads {
-            alive.push(t.tid);
+            if just_ended.contains(&t.tid) && !self.threads.contains_key(&t.tid) {
+                continue; // still finishing its exit
+            }
             let cpu = t.user_ns + t.sys_ns;
             match self.threads.get_mut(&t.tid) {
                 Some(known) => {
@@ -111,10 +144,7 @@ impl History {
                     }
                 }
                 None => {
-                    let name = t.name.unwrap_or_else(|| {
-                        self.unnamed += 1;
-                        format!("thread_{}", self.unnamed)
-                    });
+                    let name = t.name.unwrap_or_else(|| self.next_unnamed());
                     let tracked = Tracked {
                         name,
                         state: t.state,
@@ -129,9 +159,49 @@ impl History {
                 }
             }
         }
-        let live: std::collections::HashSet<u64> = alive.iter().copied().collect();
-        self.threads.retain(|tid, _| live.contains(tid));
+        self.retire_ended(&alive);
+    }
+
+    /// Moves threads that left an exit record, and threads the listing no longer
+    /// shows, to the ended ones: with the record's final numbers, else the last
+    /// values read.
+    fn retire_ended(&mut self, alive: &HashSet<u64>) {
+        let records = exit_hook::drain();
+        let gone: Vec<u64> = self.threads.keys().filter(|tid| !alive.contains(tid)).copied().collect();
+        if records.is_empty() && gone.is_empty() {
+            return;
+        }
+        // Slots of ended threads are reclaimed after this update: still readable here.
         #[cfg(feature = "alloc")]
-        crate::alloc::counters::reclaim(|| alive);
+        let allocs: HashMap<u64, crate::alloc::counters::ThreadAllocs> =
+            crate::alloc::counters::per_thread().into_iter().collect();
+        #[cfg(feature = "alloc")]
+        let allocs_of = |tid: u64| allocs.get(&tid).map(|a| (a.alloc_bytes, a.free_bytes)).or(Some((0, 0)));
+        #[cfg(not(feature = "alloc"))]
+        let allocs_of = |_: u64| None;
+        for record in records {
+            let tid = record.tid;
+            let (name, max_cpu_percent) = match self.threads.remove(&tid) {
+                Some(t) => (t.name, t.max_cpu_percent),
+                None => {
+                    let inherited = record.comm.is_empty() || Some(record.comm.as_str()) == os::process_name();
+                    (if inherited { self.next_unnamed() } else { record.comm }, None)
+                }
+            };
+            let (user_ns, sys_ns) = (record.user_ns, record.sys_ns);
+            self.exited.add(Ended { tid, name, user_ns, sys_ns, max_cpu_percent, allocs: allocs_of(tid) });
+            self.just_ended.insert(tid);
+        }
+        for tid in gone {
+            // Already retired above if it left a record.
+            let Some(t) = self.threads.remove(&tid) else { continue };
+            let (user_ns, sys_ns, max_cpu_percent) = (t.user_ns, t.sys_ns, t.max_cpu_percent);
+            self.exited.add(Ended { tid, name: t.name, user_ns, sys_ns, max_cpu_percent, allocs: allocs_of(tid) });
+        }
+    }
+
+    fn next_unnamed(&mut self) -> String {
+        self.unnamed += 1;
+        format!("thread_{}", self.unnamed)
     }
 }

@@ -4,8 +4,9 @@ use hotpath_model::{ThreadRow, Threads};
 
 use super::sampler::{sample_now, with_history};
 
-/// The view at this instant (one fresh sample), busiest threads first, at most `limit`
-/// rows. Profiler threads (`hp-*`) are left out. `None` if sampling never started.
+/// The view at this instant (one fresh sample): live threads and the ended threads it
+/// kept (status `Exited`, final numbers), busiest first, at most `limit` rows.
+/// Profiler threads (`hp-*`) are left out. `None` if sampling never started.
 pub(crate) fn section(limit: usize) -> Option<Threads> {
     sample_now();
     #[cfg(feature = "alloc")]
@@ -34,6 +35,22 @@ pub(crate) fn section(limit: usize) -> Option<Threads> {
                 row
             })
             .collect();
+        rows.extend(history.exited.kept.iter().filter(|e| !e.name.starts_with("hp-")).map(|e| {
+            let mut row = ThreadRow::default();
+            row.name = e.name.clone();
+            row.tid = e.tid;
+            row.status = "Exited".to_string();
+            row.max_cpu_percent = e.max_cpu_percent;
+            row.cpu_user_ns = e.user_ns;
+            row.cpu_sys_ns = e.sys_ns;
+            #[cfg(feature = "alloc")]
+            {
+                let (alloc, free) = e.allocs.unwrap_or_default();
+                row.alloc_bytes = Some(alloc);
+                row.dealloc_bytes = Some(free);
+            }
+            row
+        }));
         rows.sort_by(|a, b| {
             (b.cpu_user_ns + b.cpu_sys_ns).cmp(&(a.cpu_user_ns + a.cpu_sys_ns)).then(a.tid.cmp(&b.tid))
         });
@@ -42,7 +59,9 @@ pub(crate) fn section(limit: usize) -> Option<Threads> {
         section.rss_bytes = history.rss_bytes;
         section.interval_ms = history.interval.as_millis() as u64;
         section.samples = history.samples;
-        section.total_threads = rows.len();
+        section.total_threads = rows.len() + history.exited.dropped as usize;
+        section.exited_dropped = history.exited.dropped;
+        section.warning = history.problem.clone();
         rows.truncate(limit);
         section.rows = rows;
         #[cfg(feature = "alloc")]

@@ -20,8 +20,15 @@ pub struct Threads {
     pub interval_ms: u64,
     /// Samples taken so far.
     pub samples: u64,
-    /// Threads of the program (profiler threads excluded), before the row limit.
+    /// Threads of the program (profiler threads excluded), live and ended, before the row limit.
     pub total_threads: usize,
+    /// Ended threads not kept as rows: only the 256 that used the most CPU are.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub exited_dropped: u64,
+    /// What the last sample could not read (for example with no file descriptor left);
+    /// the threads concerned keep the values of an earlier sample.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warning: Option<String>,
     /// Rows after `HOTPATH_THREADS_LIMIT`, by CPU time, busiest first.
     pub rows: Vec<ThreadRow>,
 }
@@ -44,7 +51,8 @@ pub struct ThreadRow {
     pub name: String,
     /// OS thread id (what `top -H` and gdb show).
     pub tid: u64,
-    /// `Running` (on CPU), `Sleeping` (parked or waiting) or `Blocked` (uninterruptible wait).
+    /// `Running` (on CPU), `Sleeping` (parked or waiting), `Blocked` (uninterruptible wait)
+    /// or `Exited` (ended: its final numbers).
     pub status: String,
     /// CPU use over the last sampling interval, in percent of one core; absent before two samples.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -62,4 +70,8 @@ pub struct ThreadRow {
     /// Bytes freed by this thread (with `hotpath-alloc`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dealloc_bytes: Option<u64>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }

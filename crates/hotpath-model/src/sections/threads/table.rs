@@ -28,6 +28,9 @@ impl Threads {
             ));
         }
         header.push_str(")\n");
+        if let Some(warning) = &self.warning {
+            header.push_str(&format!("warning: {warning}\n"));
+        }
         let mut columns = vec!["Thread", "Status", "CPU%", "Max%", "CPU User", "CPU Sys", "CPU Total"];
         if self.alloc.is_some() {
             columns.extend(["Alloc", "Dealloc", "Diff"]);
