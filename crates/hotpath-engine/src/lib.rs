@@ -29,6 +29,7 @@ pub mod memory;
 pub mod options;
 #[cfg(any(feature = "alloc", feature = "threads"))]
 mod os;
+pub mod spawn;
 pub mod streams;
 pub mod switch;
 mod sync;

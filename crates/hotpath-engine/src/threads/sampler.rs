@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use super::{os, OsSample, State};
 use crate::diag::warn;
+use crate::spawn::SpawnMasked;
 use crate::sync::lock;
 
 /// What the view knows about one live thread.
@@ -48,13 +49,14 @@ pub(crate) fn start(interval: Duration, main_tid: u64) {
         failed: false,
     });
     sample_now();
-    let spawned = std::thread::Builder::new().name("hp-threads".into()).stack_size(128 * 1024).spawn(move || {
-        crate::memory::profiler_thread();
-        loop {
-            std::thread::sleep(interval);
-            sample_now();
-        }
-    });
+    let spawned =
+        std::thread::Builder::new().name("hp-threads".into()).stack_size(128 * 1024).spawn_masked(move || {
+            crate::memory::profiler_thread();
+            loop {
+                std::thread::sleep(interval);
+                sample_now();
+            }
+        });
     if let Err(e) = spawned {
         warn(&format!("could not start the threads sampler ({e}); the threads view is not updated"));
     }
