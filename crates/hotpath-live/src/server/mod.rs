@@ -3,8 +3,9 @@
 //!
 //! Started by the main guard unless `HOTPATH_METRICS_SERVER_OFF` is set. It binds
 //! synchronously, so a port in use is known at once and becomes a warning in the
-//! report header; then a fixed pool of `hp-http-*` threads serves one request per
-//! connection (`pool`), parsed with bounded size and time (`http`). Data comes from
+//! report header; then the `hp-listen` thread (`reactor`) receives each request
+//! without blocking, within a deadline, and a fixed pool of `hp-http-*` threads
+//! (`pool`) answers complete ones, one request per connection (`http`). Data comes from
 //! a snapshot cached for 200 ms (`snapshot`), built from the recorders by the
 //! collector, never on the program's threads.
 //!
@@ -15,12 +16,15 @@
 //! - `mount`: the plug-in point for other handlers (`/mcp`).
 
 mod auth;
+mod conn;
 mod http;
 mod mount;
+mod poll;
 mod pool;
 mod prometheus;
 mod prometheus_flow;
 mod query;
+mod reactor;
 mod routes;
 mod snapshot;
 #[cfg(test)]
@@ -45,6 +49,8 @@ use hotpath_session::ServerSettings;
 /// What every worker shares.
 pub(crate) struct State {
     pub(crate) token: Option<String>,
+    /// The token was set but is unusable: every request gets 401.
+    pub(crate) refuse_all: bool,
     pub(crate) address: SocketAddr,
     /// Where snapshots come from: the session's cache, or a fixed one in tests.
     pub(crate) source: fn() -> Option<Arc<Snapshot>>,
@@ -81,8 +87,13 @@ pub(crate) fn bound() -> Option<(SocketAddr, bool)> {
 
 /// Binds and starts the server; the error is the warning the report repeats.
 pub(crate) fn start(settings: &ServerSettings) -> Result<(), String> {
-    let state =
-        |address| State { token: settings.token.clone(), address, source: snapshot::live, stats: Stats::default() };
+    let state = |address| State {
+        token: settings.token.clone(),
+        refuse_all: settings.refuse_all,
+        address,
+        source: snapshot::live,
+        stats: Stats::default(),
+    };
     listen(settings, state).map(|_| ())
 }
 
@@ -94,8 +105,8 @@ pub(crate) fn listen(settings: &ServerSettings, state: impl FnOnce(SocketAddr) -
     })?;
     let address = listener.local_addr().unwrap_or(wanted);
     let state = state(address);
-    let _ = BOUND.set((address, state.token.is_some()));
-    pool::spawn(listener, Arc::new(state))
+    let _ = BOUND.set((address, state.token.is_some() || state.refuse_all));
+    reactor::spawn(listener, Arc::new(state))
         .map_err(|e| format!("metrics server not started: cannot spawn its thread ({e})"))?;
     if settings.port == 0 {
         // The system picked the port: nobody could find the server without this line.

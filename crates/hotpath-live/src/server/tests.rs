@@ -26,9 +26,11 @@ fn server(token: Option<&str>) -> SocketAddr {
         host: IpAddr::V4(Ipv4Addr::LOCALHOST),
         port: 0,
         token: token.map(String::from),
+        refuse_all: false,
     };
     listen(&settings, |address| State {
         token: settings.token.clone(),
+        refuse_all: false,
         address,
         source: fixed,
         stats: Stats::default(),
@@ -39,7 +41,7 @@ fn server(token: Option<&str>) -> SocketAddr {
 fn get(address: SocketAddr, path: &str, extra: &str) -> (u16, String) {
     let mut stream = TcpStream::connect(address).unwrap();
     stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
-    write!(stream, "GET {path} HTTP/1.1\r\nHost: x\r\n{extra}\r\n").unwrap();
+    write!(stream, "GET {path} HTTP/1.1\r\nHost: localhost\r\n{extra}\r\n").unwrap();
     let mut text = String::new();
     stream.read_to_string(&mut text).unwrap();
     let status = text.get(9..12).and_then(|s| s.parse().ok()).unwrap_or(0);
@@ -74,7 +76,7 @@ fn mounted_handler_streams_and_answers_posts() {
     // Hold open one streamed response while the pool keeps serving.
     let mut stream = TcpStream::connect(address).unwrap();
     stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
-    stream.write_all(b"GET /unit-ticks HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+    stream.write_all(b"GET /unit-ticks HTTP/1.1\r\nHost: localhost\r\n\r\n").unwrap();
     let mut reader = BufReader::new(stream);
     let mut first = String::new();
     reader.read_line(&mut first).unwrap();
