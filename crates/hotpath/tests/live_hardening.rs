@@ -53,8 +53,11 @@ fn trickling_and_slowloris_clients_leave_normal_requests_answered() {
         .collect();
     let stop = AtomicBool::new(false);
     std::thread::scope(|scope| {
+        // Stops the attackers however the test ends (a failed assert included); they
+        // also give up by themselves after 30 s.
+        let _stop = StopOnDrop(&stop);
         scope.spawn(|| {
-            for tick in 0u64.. {
+            for tick in 0..150u64 {
                 if stop.load(Ordering::Relaxed) {
                     return;
                 }
@@ -71,8 +74,15 @@ fn trickling_and_slowloris_clients_leave_normal_requests_answered() {
             let status = get_within(live.address, "/profiler_status", Duration::from_secs(1));
             assert_eq!(status, Some(200), "a normal request is starved by slow clients");
         }
-        stop.store(true, Ordering::Relaxed);
     });
+}
+
+struct StopOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
 }
 
 /// A program whose server has an unusable token; returns it and its stderr up to

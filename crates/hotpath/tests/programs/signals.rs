@@ -1,7 +1,7 @@
 //! A program that handles SIGINT and SIGTERM itself, in the way named by its first
 //! argument, then shuts down by returning from main:
 //! - `sigwait`: blocks both in main and waits for them with `sigwait` on a thread;
-//! - `signalfd` (Linux): blocks both in main and reads them from a `signalfd` on a thread;
+//! - `signalfd` (Linux): blocks both in main and polls a non-blocking `signalfd` on a thread;
 //! - `ctrl-c`: Tokio's `tokio::signal::ctrl_c()` (SIGINT only).
 //!
 //! It prints `ready` once the signals are its own and `got signal N` when one came;
@@ -45,17 +45,20 @@ fn with_sigwait() {
 #[cfg(target_os = "linux")]
 fn with_signalfd() {
     let set = block_both();
-    // SAFETY: a new signalfd for the blocked set.
-    let fd = unsafe { libc::signalfd(-1, &set, libc::SFD_CLOEXEC) };
+    // SAFETY: a new non-blocking signalfd for the blocked set.
+    let fd = unsafe { libc::signalfd(-1, &set, libc::SFD_CLOEXEC | libc::SFD_NONBLOCK) };
     assert!(fd >= 0, "signalfd: {}", std::io::Error::last_os_error());
-    std::thread::spawn(move || {
-        // SAFETY: reads one signalfd_siginfo into a zeroed local of that type.
+    // Polled, as an event loop would: the signal must wait, pending, until it is read.
+    std::thread::spawn(move || loop {
+        // SAFETY: a zeroed signalfd_siginfo is a valid buffer of its size.
         let mut info: libc::signalfd_siginfo = unsafe { std::mem::zeroed() };
         let size = std::mem::size_of::<libc::signalfd_siginfo>();
         // SAFETY: the buffer is `info`, of `size` bytes.
         if unsafe { libc::read(fd, (&mut info as *mut libc::signalfd_siginfo).cast(), size) } == size as isize {
             GOT.store(info.ssi_signo as i32, Ordering::SeqCst);
+            return;
         }
+        std::thread::sleep(Duration::from_millis(5));
     });
 }
 
@@ -71,6 +74,7 @@ fn wait_for_signal() {
 
 #[hotpath::main]
 fn main() {
+    work(100);
     match std::env::args().nth(1).as_deref() {
         Some("sigwait") => {
             with_sigwait();
