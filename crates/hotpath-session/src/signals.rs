@@ -175,8 +175,16 @@ fn watch(read_fd: c_int) {
         // From here on a second Ctrl-C or SIGTERM ends the process at once.
         restore_defaults();
         finish_from(End::Signal);
-        // SAFETY: sends the signal to this process, now with its default action.
-        unsafe { libc::kill(libc::getpid(), signal) };
+        // Raised at this thread, which unblocks it for that: the default action ends the
+        // process with the conventional status, even if every other thread blocks it now.
+        // SAFETY: a zeroed set filled by sigemptyset/sigaddset; raise(3) targets the calling thread.
+        unsafe {
+            let mut set: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut set);
+            libc::sigaddset(&mut set, signal);
+            libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+            libc::raise(signal);
+        }
         return;
     }
 }

@@ -26,6 +26,11 @@ pub(crate) const MAX_CONNECTIONS: usize = 64;
 const BUFFER_BUDGET: usize = 8 * 1024 * 1024;
 /// Without a waker (not Unix), waits are short so that handed-back responses go out.
 const SHORT_WAIT: Duration = Duration::from_millis(10);
+/// After `accept` fails (out of descriptors, say), the listener rests this long
+/// instead of waking the loop again at once.
+const ACCEPT_BACKOFF: Duration = Duration::from_millis(50);
+/// As the workers': a request is answered here when no worker could start.
+const STACK: usize = 256 * 1024;
 
 struct Reactor {
     listener: TcpListener,
@@ -35,6 +40,8 @@ struct Reactor {
     returned: Receiver<Conn>,
     waker: Arc<Waker>,
     set: PollSet,
+    /// Until when the listener rests after a failed `accept`.
+    resting: Option<Instant>,
 }
 
 /// Starts the `hp-listen` thread; workers start with the first request.
@@ -45,8 +52,9 @@ pub(crate) fn spawn(listener: TcpListener, state: Arc<State>) -> std::io::Result
     let (sender, returned) = mpsc::channel();
     let handback = Handback::new(sender, Arc::clone(&waker));
     let pool = Pool::new(Arc::clone(&state), handback);
-    let reactor = Reactor { listener, state, conns: Vec::new(), pool, returned, waker, set: PollSet::default() };
-    std::thread::Builder::new().name("hp-listen".into()).stack_size(128 * 1024).spawn_masked(move || {
+    let reactor =
+        Reactor { listener, state, conns: Vec::new(), pool, returned, waker, set: PollSet::default(), resting: None };
+    std::thread::Builder::new().name("hp-listen".into()).stack_size(STACK).spawn_masked(move || {
         // The server's own allocations are not the program's.
         hotpath_engine::memory::profiler_thread();
         reactor.run();
@@ -59,15 +67,19 @@ impl Reactor {
         loop {
             self.conns.extend(self.returned.try_iter());
             self.set.clear();
-            let listening = self.conns.len() < MAX_CONNECTIONS || self.conns.iter().any(evictable);
+            let now = Instant::now();
+            self.resting = self.resting.filter(|until| *until > now);
+            let room = self.conns.len() < MAX_CONNECTIONS || self.conns.iter().any(evictable);
+            let listening = room && self.resting.is_none();
             let listener = listening.then(|| self.set.add(&self.listener, Want::Read));
             let waker = self.waker.add_to(&mut self.set);
             let mut base = None;
             for conn in &self.conns {
-                base.get_or_insert(self.set.add(&conn.stream, conn.want()));
+                let index = self.set.add(&conn.stream, conn.want());
+                base.get_or_insert(index);
             }
-            let now = Instant::now();
-            let mut timeout = self.conns.iter().map(|c| c.deadline.saturating_duration_since(now)).min();
+            let deadlines = self.conns.iter().map(|c| c.deadline).chain(self.resting);
+            let mut timeout = deadlines.map(|d| d.saturating_duration_since(now)).min();
             if !self.waker.works() {
                 timeout = Some(timeout.map_or(SHORT_WAIT, |t| t.min(SHORT_WAIT)));
             }
@@ -140,8 +152,11 @@ impl Reactor {
             match self.listener.accept() {
                 Ok((stream, _)) => self.admit(stream),
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                // WouldBlock: nothing more waiting. Out of descriptors and the like: next round.
-                Err(_) => return,
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return,
+                Err(_) => {
+                    self.resting = Some(Instant::now() + ACCEPT_BACKOFF);
+                    return;
+                }
             }
         }
     }
