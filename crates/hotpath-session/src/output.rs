@@ -17,7 +17,7 @@ use hotpath_model::{render_table, Report};
 use crate::config::{Config, Format};
 
 /// How long the destination may accept nothing before the report is given up.
-pub(crate) const STALL: Duration = Duration::from_secs(5);
+const STALL: Duration = Duration::from_secs(5);
 /// Bytes per write, so that progress is visible to the waiting thread.
 const CHUNK: usize = 16 * 1024;
 
