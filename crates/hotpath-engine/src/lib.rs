@@ -31,6 +31,7 @@ mod model_checks;
 pub mod options;
 #[cfg(any(feature = "alloc", feature = "threads"))]
 mod os;
+pub mod spawn;
 pub mod streams;
 pub mod switch;
 mod sync;

@@ -45,14 +45,19 @@ impl MainGuard {
             diag::warn(&format!("profiling is already running; the #[hotpath::main] on {} is ignored", main.caller()));
             return Self { owner: false };
         }
-        let (config, warnings) = Config::resolve(&main, |name| std::env::var(name).ok());
+        let (config, warnings) = Config::resolve(&main, |name| std::env::var_os(name));
         warnings.iter().for_each(|w| diag::warn(w));
         hotpath_engine::start(&config.options);
         let started_unix_ms = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
         let _ = SESSION.set(Session { config, started: Instant::now(), started_unix_ms, warnings });
         switch::set_enabled(true);
         #[cfg(unix)]
-        crate::signals::install(finish);
+        {
+            crate::signals::install(finish);
+            // SAFETY: registers a plain extern "C" function that only stores atomics and calls
+            // async-signal-safe functions, as a handler run in a forked child must.
+            unsafe { libc::pthread_atfork(None, None, Some(in_forked_child)) };
+        }
         if let Some(session) = SESSION.get() {
             crate::live::start(&session.config.server);
         }
@@ -66,6 +71,15 @@ impl Drop for MainGuard {
             finish(if std::thread::panicking() { End::Panic } else { End::MainReturned });
         }
     }
+}
+
+/// In a child just forked: the profiler is off there, as if it never ran. Recording
+/// stops, no report of the parent's data is written, and signals are the child's own.
+#[cfg(unix)]
+extern "C" fn in_forked_child() {
+    FINISHED.store(true, Ordering::Relaxed);
+    switch::set_enabled(false);
+    crate::signals::forget_in_child();
 }
 
 /// Writes the final report once; later calls do nothing.

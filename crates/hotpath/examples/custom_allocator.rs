@@ -18,10 +18,12 @@ static SERVED: AtomicUsize = AtomicUsize::new(0);
 unsafe impl GlobalAlloc for Audited {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         SERVED.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: the caller's contract for `alloc` is passed on unchanged.
         unsafe { System.alloc(layout) }
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from `System.alloc` with this layout (the caller's contract).
         unsafe { System.dealloc(ptr, layout) }
     }
 }

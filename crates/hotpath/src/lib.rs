@@ -61,9 +61,9 @@
 //! the terminal. `HOTPATH_METRICS_PORT` (0 picks a free port), `HOTPATH_METRICS_HOST`
 //! (needs a token unless loopback), `HOTPATH_AUTH_TOKEN` (required as a bearer token
 //! on every request) and `HOTPATH_METRICS_SERVER_OFF` configure it. Cost: at start-up
-//! one bind and one thread spawn; then `hp-http-*` threads asleep in `accept` (one, four
-//! once a client came), and a snapshot built off the program's threads at most every
-//! 200 ms while clients poll.
+//! one bind and one thread spawn; then a `hp-listen` thread asleep in `poll` (four
+//! `hp-http-*` workers once a request came), and a snapshot built off the program's
+//! threads at most every 200 ms while clients poll.
 //!
 //! ## Features
 //!

@@ -14,6 +14,7 @@ use super::signal::{self, ThreadTimer};
 use super::unwind::Modules;
 use crate::diag::warn;
 use crate::options::Options;
+use crate::spawn::SpawnMasked;
 use crate::sync::lock;
 
 /// Everything the drain produces; one lock, so only one thread ever drains the ring.
@@ -37,7 +38,7 @@ pub(crate) fn start(config: &Options) {
     let hz = config.cpu_hz;
     let output = config.cpu_output.clone();
     *lock(&COLLECTOR) = Some(Collector { profile: Profile::new(hz), modules: None, output, written: Vec::new() });
-    let spawned = std::thread::Builder::new().name("hp-cpu".into()).spawn(move || {
+    let spawned = std::thread::Builder::new().name("hp-cpu".into()).spawn_masked(move || {
         crate::memory::profiler_thread();
         // Module tables are read here, not on the program's thread, to keep start-up short.
         let modules = Modules::load();

@@ -8,6 +8,7 @@ use super::exit_hook;
 use super::exited::{Ended, Exited};
 use super::{os, OsSample, State};
 use crate::diag::warn;
+use crate::spawn::SpawnMasked;
 use crate::sync::lock;
 
 /// What the view knows about one live thread.
@@ -65,13 +66,14 @@ pub(crate) fn start(interval: Duration, main_tid: u64) {
     #[cfg(feature = "alloc")]
     crate::alloc::counters::on_new_thread(exit_hook::watch);
     sample_now();
-    let spawned = std::thread::Builder::new().name("hp-threads".into()).stack_size(128 * 1024).spawn(move || {
-        crate::memory::profiler_thread();
-        loop {
-            std::thread::sleep(interval);
-            sample_now();
-        }
-    });
+    let spawned =
+        std::thread::Builder::new().name("hp-threads".into()).stack_size(128 * 1024).spawn_masked(move || {
+            crate::memory::profiler_thread();
+            loop {
+                std::thread::sleep(interval);
+                sample_now();
+            }
+        });
     if let Err(e) = spawned {
         warn(&format!("could not start the threads sampler ({e}); the threads view is not updated"));
     }

@@ -14,6 +14,7 @@ use super::monitor::Monitor;
 use super::site::TokioSite;
 use crate::diag::warn;
 use crate::options::DEFAULT_TOKIO_RUNTIME_INTERVAL_MS;
+use crate::spawn::SpawnMasked;
 use crate::sync::lock;
 use crate::{memory, switch};
 
@@ -88,7 +89,7 @@ fn start_thread(registry: &mut Registry) {
     if std::mem::replace(&mut registry.thread_started, true) {
         return;
     }
-    let spawned = std::thread::Builder::new().name("hp-tokio".into()).stack_size(128 * 1024).spawn(move || {
+    let spawned = std::thread::Builder::new().name("hp-tokio".into()).stack_size(128 * 1024).spawn_masked(move || {
         memory::profiler_thread();
         loop {
             let asleep = Instant::now();

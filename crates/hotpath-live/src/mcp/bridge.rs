@@ -9,6 +9,7 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::runtime::Runtime;
 
+use super::envelope;
 use super::handler::Hotpath;
 use crate::server::{mount, HttpRequest, Mount, MountConnection};
 
@@ -40,12 +41,15 @@ pub(super) fn mount_mcp(token: bool) {
 }
 
 fn build_runtime() -> io::Result<Runtime> {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .thread_name("hp-mcp")
-        .on_thread_start(hotpath_engine::memory::profiler_thread)
-        .enable_all()
-        .build()
+    // Its threads start with every signal blocked, like every `hp-*` thread.
+    hotpath_engine::spawn::with_signals_blocked(|| {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("hp-mcp")
+            .on_thread_start(hotpath_engine::memory::profiler_thread)
+            .enable_all()
+            .build()
+    })
 }
 
 impl Mount for McpMount {
@@ -64,13 +68,10 @@ impl Mount for McpMount {
 
 impl McpMount {
     async fn answer(&self, request: HttpRequest, connection: MountConnection) -> io::Result<()> {
-        // rmcp answers a body that is not JSON with a plain-text 415; a client wants a JSON-RPC parse error.
+        // rmcp answers what it cannot read with plain text; a client wants a JSON-RPC error.
         if request.method == "POST" {
-            if let Err(e) = serde_json::from_slice::<serde_json::Value>(&request.body) {
-                let error = serde_json::json!({
-                    "jsonrpc": "2.0", "id": null, "error": { "code": -32700, "message": format!("parse error: {e}") }
-                });
-                return connection.respond(400, "application/json", error.to_string().as_bytes());
+            if let Err(rejection) = envelope::check(&request) {
+                return connection.respond(rejection.status, "application/json", rejection.body.as_bytes());
             }
         }
         let http_request = match to_http(request) {

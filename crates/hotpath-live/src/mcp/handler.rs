@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use hotpath_model::{SectionDef, SECTIONS};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, ListResourcesResult,
-    ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
-    Resource, ResourceContents, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest, CustomResult, ErrorCode,
+    Implementation, ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::schemars::JsonSchema;
 use rmcp::service::RequestContext;
@@ -251,6 +251,38 @@ fn changes_summary(mark: &str, data: &Value) -> String {
     lines.join("\n")
 }
 
+/// Methods of the protocol itself. rmcp reads a request for one of them whose
+/// params do not fit its type as an unknown ("custom") method; it is bad params.
+const PROTOCOL_METHODS: [&str; 13] = [
+    "initialize",
+    "ping",
+    "tools/list",
+    "tools/call",
+    "resources/list",
+    "resources/read",
+    "resources/templates/list",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "prompts/list",
+    "prompts/get",
+    "completion/complete",
+    "logging/setLevel",
+];
+
+/// The error for a request rmcp could not read as any method it knows.
+fn custom_request_error(request: &CustomRequest) -> McpError {
+    let method = request.method.as_str();
+    if !PROTOCOL_METHODS.contains(&method) {
+        return McpError::new(ErrorCode::METHOD_NOT_FOUND, format!("method {method:?} not found"), None);
+    }
+    let why = match method {
+        "tools/call" => request.params_as::<CallToolRequestParams>().err().map(|e| e.to_string()),
+        _ => None,
+    };
+    let why = why.unwrap_or_else(|| "they do not match the method's parameters".into());
+    McpError::invalid_params(format!("invalid params for {method}: {why}"), None)
+}
+
 impl ServerHandler for Hotpath {
     fn get_info(&self) -> ServerConfig {
         let capabilities = ServerCapabilities::builder().enable_tools().enable_resources().build();
@@ -284,6 +316,14 @@ impl ServerHandler for Hotpath {
         // (MCP 2025-11-25); only an unknown tool is a protocol error.
         let result = hotpath_engine::memory::untracked(|| self.call(name, request.arguments));
         Ok(result.unwrap_or_else(|e| CallToolResult::error(vec![ContentBlock::text(e.message)])).into())
+    }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, McpError> {
+        Err(custom_request_error(&request))
     }
 
     async fn list_resources(

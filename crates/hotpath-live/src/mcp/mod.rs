@@ -8,12 +8,14 @@
 //! here and built by the first request, and streams the response back on the same connection. The service runs
 //! stateless (one POST, one answer), so there is no session to keep.
 //!
+//! - `envelope`: JSON-RPC errors for messages rmcp cannot read.
 //! - `handler`: the `ServerHandler`: tool list, dispatch, the report resource.
 //! - `tools`: tool names, typed parameters (JSON Schema from `schemars`), section queries.
 //! - `hotspots`: the ranked summary across sections.
 //! - `marks`: `mark` and `changes_since_mark`.
 
 mod bridge;
+mod envelope;
 mod handler;
 mod hotspots;
 mod marks;

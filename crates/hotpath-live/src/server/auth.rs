@@ -1,10 +1,55 @@
-//! The bearer-token check, in constant time so that response timing does not
-//! reveal how much of a guessed token was right.
+//! Who may read the program's numbers, decided once for every path before any
+//! handler runs: the bearer token (compared in constant time, so that response
+//! timing does not reveal how much of a guessed token was right), a token that was
+//! set but is unusable (every request refused), and, without a token, the `Host`
+//! check that stops DNS rebinding: a web page that points its own name at
+//! 127.0.0.1 sends that name as `Host`, and must not read the profile.
+
+use std::net::IpAddr;
 
 use subtle::ConstantTimeEq;
 
+use super::http::{HttpRequest, Response};
+
+/// The refusal for `request`, or None when it may be served. `token`: the one
+/// required; `refuse_all`: one was set but is unusable.
+pub(crate) fn gate(request: &HttpRequest, token: Option<&str>, refuse_all: bool) -> Option<Response> {
+    let denied = |message: &str| Some(Response::error(401, message).with_header("WWW-Authenticate", "Bearer"));
+    if refuse_all {
+        return denied("HOTPATH_AUTH_TOKEN is set but unusable (see the program's stderr): every request is refused");
+    }
+    if token.is_some() {
+        // The token stops a rebinding page, which cannot know it; any Host may be a tunnel's name.
+        return match allowed(token, request.header("authorization")) {
+            true => None,
+            false => denied("missing or wrong token: send Authorization: Bearer <HOTPATH_AUTH_TOKEN>"),
+        };
+    }
+    match request.header("host") {
+        Some(host) if !loopback_name(host) => Some(Response::error(
+            403,
+            "the Host header is not a loopback name (localhost, 127.0.0.1, [::1]); without HOTPATH_AUTH_TOKEN \
+             only requests addressed to this machine are served",
+        )),
+        // No Host at all comes from a tool, never from a browser.
+        _ => None,
+    }
+}
+
+/// `localhost` or a loopback address, with or without a port.
+fn loopback_name(host: &str) -> bool {
+    let name = match host.strip_prefix('[') {
+        Some(v6) => v6.split_once(']').map_or(v6, |(address, _)| address),
+        None => {
+            host.rsplit_once(':').filter(|(_, port)| port.bytes().all(|b| b.is_ascii_digit())).map_or(host, |(n, _)| n)
+        }
+    };
+    let name = name.strip_suffix('.').unwrap_or(name);
+    name.eq_ignore_ascii_case("localhost") || name.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
+}
+
 /// True when no token is configured, or `authorization` is `Bearer <token>`.
-pub(crate) fn allowed(token: Option<&str>, authorization: Option<&str>) -> bool {
+fn allowed(token: Option<&str>, authorization: Option<&str>) -> bool {
     let Some(token) = token else { return true };
     let Some(given) = authorization.and_then(bearer) else { return false };
     // ct_eq answers at once on a length mismatch: only the token's length can leak.
@@ -18,7 +63,7 @@ fn bearer(header: &str) -> Option<&str> {
 
 #[cfg(test)]
 mod tests {
-    use super::allowed;
+    use super::{allowed, loopback_name};
 
     #[test]
     fn token_checks() {
@@ -31,5 +76,15 @@ mod tests {
         assert!(!allowed(Some("s3cr3t"), Some("Bearer s3cr3")));
         assert!(!allowed(Some("s3cr3t"), Some("Bearer s3cr3T")));
         assert!(!allowed(Some("s3cr3t"), Some("Basic s3cr3t")));
+    }
+
+    #[test]
+    fn loopback_names() {
+        for host in ["localhost", "LOCALHOST:6770", "localhost.", "127.0.0.1", "127.1.2.3:80", "[::1]", "[::1]:6770"] {
+            assert!(loopback_name(host), "{host}");
+        }
+        for host in ["attacker.example", "localhost.attacker.example", "10.0.0.1:6770", "[::2]:1", "::1x", "", "test"] {
+            assert!(!loopback_name(host), "{host}");
+        }
     }
 }

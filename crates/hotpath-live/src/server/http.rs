@@ -1,10 +1,8 @@
-//! HTTP/1.1 on a blocking socket: one request per connection, parsed with `httparse`,
-//! bounded in size and in time; every response closes the connection, so an idle
-//! client never holds a worker.
+//! HTTP/1.1, one request per connection: parsing what has arrived so far with
+//! `httparse` (bounded in size; the reactor bounds it in time), and encoding
+//! responses, every one of which closes the connection.
 
-use std::io::{self, Read, Write};
-use std::net::TcpStream;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Largest request head (request line and headers) accepted.
 pub(crate) const MAX_HEAD: usize = 8 * 1024;
@@ -12,8 +10,13 @@ pub(crate) const MAX_HEAD: usize = 8 * 1024;
 pub(crate) const MAX_BODY: usize = 1024 * 1024;
 /// A client must deliver its whole request within this time, however it trickles it.
 pub(crate) const READ_DEADLINE: Duration = Duration::from_secs(5);
-/// A client that stops reading the response is dropped after this time.
+/// A client must read its whole response within this time.
 pub(crate) const WRITE_TIMEOUT: Duration = Duration::from_secs(5);
+/// After an error response, what the client still sends is read and dropped for at
+/// most this long (so that closing does not reset the connection before it reads).
+pub(crate) const DRAIN_DEADLINE: Duration = Duration::from_secs(1);
+/// ... and at most this much.
+pub(crate) const DRAIN_BYTES: usize = 256 * 1024;
 const MAX_HEADERS: usize = 48;
 
 /// A parsed HTTP request, as mounted handlers receive it.
@@ -49,6 +52,8 @@ pub(crate) enum ReadError {
     HeadTooLarge,
     BodyTooLarge,
     LengthRequired,
+    /// Too many requests are being received at once; the client may retry.
+    Busy,
 }
 
 impl ReadError {
@@ -61,37 +66,60 @@ impl ReadError {
             Self::HeadTooLarge => Response::error(431, &format!("request head larger than {MAX_HEAD} bytes")),
             Self::BodyTooLarge => Response::error(413, &format!("request body larger than {MAX_BODY} bytes")),
             Self::LengthRequired => Response::error(411, "request bodies need a Content-Length (no chunked uploads)"),
+            Self::Busy => Response::error(503, "too many requests in progress; retry"),
         })
     }
 }
 
-/// Reads one request, giving the client [`READ_DEADLINE`] in total.
-pub(crate) fn read_request(stream: &mut TcpStream) -> Result<HttpRequest, ReadError> {
-    let deadline = Instant::now() + READ_DEADLINE;
-    let mut buf = Vec::with_capacity(1024);
-    let mut chunk = [0u8; 2048];
-    loop {
-        let n = read_some(stream, &mut chunk, deadline)?;
-        if n == 0 {
-            return Err(if buf.is_empty() { ReadError::Closed } else { ReadError::Malformed("truncated head".into()) });
-        }
-        buf.extend_from_slice(&chunk[..n]);
-        let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
-        let mut parsed = httparse::Request::new(&mut headers);
-        match parsed.parse(&buf) {
-            Ok(httparse::Status::Complete(head_len)) => {
-                let request = head(&parsed)?;
-                return read_body(stream, request, buf.split_off(head_len), deadline);
-            }
-            Ok(httparse::Status::Partial) if buf.len() > MAX_HEAD => return Err(ReadError::HeadTooLarge),
-            Ok(httparse::Status::Partial) => {}
-            Err(httparse::Error::TooManyHeaders) => return Err(ReadError::HeadTooLarge),
-            Err(e) => return Err(ReadError::Malformed(e.to_string())),
-        }
-        if buf.len() > MAX_HEAD {
-            return Err(ReadError::HeadTooLarge);
-        }
+/// What the bytes received so far hold.
+#[derive(Debug)]
+pub(crate) enum Parsed {
+    /// More bytes are needed.
+    Partial,
+    /// A whole request, head and body.
+    Complete(HttpRequest),
+}
+
+/// Parses a request from the bytes received so far (head, then a body of
+/// `Content-Length` bytes); the caller reads more while [`Parsed::Partial`].
+pub(crate) fn parse(buf: &[u8]) -> Result<Parsed, ReadError> {
+    let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
+    let mut parsed = httparse::Request::new(&mut headers);
+    let head_len = match parsed.parse(buf) {
+        Ok(httparse::Status::Complete(head_len)) => head_len,
+        Ok(httparse::Status::Partial) if buf.len() > MAX_HEAD => return Err(ReadError::HeadTooLarge),
+        Ok(httparse::Status::Partial) => return Ok(Parsed::Partial),
+        Err(httparse::Error::TooManyHeaders) => return Err(ReadError::HeadTooLarge),
+        Err(e) => return Err(ReadError::Malformed(e.to_string())),
+    };
+    if head_len > MAX_HEAD {
+        return Err(ReadError::HeadTooLarge);
     }
+    let mut request = head(&parsed)?;
+    let length = body_length(&request)?;
+    let Some(body) = buf.get(head_len..head_len + length) else { return Ok(Parsed::Partial) };
+    request.body = body.to_vec();
+    Ok(Parsed::Complete(request))
+}
+
+/// The body's length from its one `Content-Length` header (0 without one).
+fn body_length(request: &HttpRequest) -> Result<usize, ReadError> {
+    if request.header("transfer-encoding").is_some() {
+        return Err(ReadError::LengthRequired);
+    }
+    let mut lengths = request.headers.iter().filter(|(n, _)| n.eq_ignore_ascii_case("content-length"));
+    let length = match (lengths.next(), lengths.next()) {
+        (None, _) => return Ok(0),
+        // Two lengths are how request smuggling starts: whichever one a proxy used, refuse.
+        (Some(_), Some(_)) => return Err(ReadError::Malformed("more than one Content-Length header".into())),
+        (Some((_, v)), None) => {
+            v.parse::<usize>().map_err(|_| ReadError::Malformed(format!("Content-Length {v:?}")))?
+        }
+    };
+    if length > MAX_BODY {
+        return Err(ReadError::BodyTooLarge);
+    }
+    Ok(length)
 }
 
 fn head(parsed: &httparse::Request<'_, '_>) -> Result<HttpRequest, ReadError> {
@@ -106,55 +134,6 @@ fn head(parsed: &httparse::Request<'_, '_>) -> Result<HttpRequest, ReadError> {
         .map(|h| (h.name.to_string(), String::from_utf8_lossy(h.value).trim().to_string()))
         .collect();
     Ok(HttpRequest { method: method.into(), path: path.into(), query: query.into(), headers, body: Vec::new() })
-}
-
-fn read_body(
-    stream: &mut TcpStream,
-    mut request: HttpRequest,
-    mut body: Vec<u8>,
-    deadline: Instant,
-) -> Result<HttpRequest, ReadError> {
-    if request.header("transfer-encoding").is_some() {
-        return Err(ReadError::LengthRequired);
-    }
-    let length = match request.header("content-length") {
-        None => 0,
-        Some(v) => v.parse::<usize>().map_err(|_| ReadError::Malformed(format!("Content-Length {v:?}")))?,
-    };
-    if length > MAX_BODY {
-        return Err(ReadError::BodyTooLarge);
-    }
-    let mut chunk = [0u8; 8192];
-    while body.len() < length {
-        let n = read_some(stream, &mut chunk, deadline)?;
-        if n == 0 {
-            return Err(ReadError::Malformed("body shorter than its Content-Length".into()));
-        }
-        body.extend_from_slice(&chunk[..n]);
-    }
-    body.truncate(length);
-    request.body = body;
-    Ok(request)
-}
-
-/// One `read`, timed out at the deadline (a per-read timeout alone would let a
-/// client that sends a byte a second hold the worker forever).
-fn read_some(stream: &mut TcpStream, buf: &mut [u8], deadline: Instant) -> Result<usize, ReadError> {
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return Err(ReadError::Timeout);
-        }
-        stream.set_read_timeout(Some(left)).map_err(|_| ReadError::Closed)?;
-        match stream.read(buf) {
-            Ok(n) => return Ok(n),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut) => {
-                return Err(ReadError::Timeout)
-            }
-            Err(_) => return Err(ReadError::Closed),
-        }
-    }
 }
 
 /// A complete response with a known length.
@@ -182,8 +161,8 @@ impl Response {
     }
 }
 
-/// Writes a response; `head_only` for `HEAD` requests.
-pub(crate) fn write_response(stream: &mut impl Write, response: &Response, head_only: bool) -> io::Result<()> {
+/// The bytes of a response; `head_only` for `HEAD` requests.
+pub(crate) fn encode(response: &Response, head_only: bool) -> Vec<u8> {
     let mut out = status_line(response.status);
     out.push_str(&format!("Content-Type: {}\r\nContent-Length: {}\r\n", response.content_type, response.body.len()));
     for (name, value) in &response.headers {
@@ -194,8 +173,7 @@ pub(crate) fn write_response(stream: &mut impl Write, response: &Response, head_
     if !head_only {
         bytes.extend_from_slice(&response.body);
     }
-    stream.write_all(&bytes)?;
-    stream.flush()
+    bytes
 }
 
 /// `HTTP/1.1 404 Not Found\r\n`.
@@ -213,9 +191,11 @@ fn reason(status: u16) -> &'static str {
         403 => "Forbidden",
         404 => "Not Found",
         405 => "Method Not Allowed",
+        406 => "Not Acceptable",
         408 => "Request Timeout",
         411 => "Length Required",
         413 => "Content Too Large",
+        415 => "Unsupported Media Type",
         431 => "Request Header Fields Too Large",
         500 => "Internal Server Error",
         503 => "Service Unavailable",

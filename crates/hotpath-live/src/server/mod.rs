@@ -3,8 +3,9 @@
 //!
 //! Started with the session unless `HOTPATH_METRICS_SERVER_OFF` is set. It binds
 //! synchronously, so a port in use is known at once and becomes a warning in the
-//! report header; then a fixed pool of `hp-http-*` threads serves one request per
-//! connection (`pool`), parsed with bounded size and time (`http`). Data comes from
+//! report header; then the `hp-listen` thread (`reactor`) receives each request
+//! without blocking, within a deadline, and a fixed pool of `hp-http-*` threads
+//! (`pool`) answers complete ones, one request per connection (`http`). Data comes from
 //! a typed snapshot cached for 200 ms (`snapshot`), built from the recorders by the
 //! collector, never on the program's threads.
 //!
@@ -16,11 +17,14 @@
 //! - `state`: what the workers share.
 
 mod auth;
+mod conn;
 mod http;
 mod mount;
+mod poll;
 mod pool;
 mod prometheus;
 mod query;
+mod reactor;
 mod routes;
 mod snapshot;
 mod state;
@@ -48,8 +52,13 @@ use hotpath_session::ServerSettings;
 
 /// Binds and starts the server; the error is the warning the report repeats.
 pub(crate) fn start(settings: &ServerSettings) -> Result<(), String> {
-    let state =
-        |address| State { token: settings.token.clone(), address, source: snapshot::live, stats: Stats::default() };
+    let state = |address| State {
+        token: settings.token.clone(),
+        refuse_all: settings.refuse_all,
+        address,
+        source: snapshot::live,
+        stats: Stats::default(),
+    };
     listen(settings, state).map(|_| ())
 }
 
@@ -61,8 +70,8 @@ pub(crate) fn listen(settings: &ServerSettings, state: impl FnOnce(SocketAddr) -
     })?;
     let address = listener.local_addr().unwrap_or(wanted);
     let state = state(address);
-    let _ = state::BOUND.set((address, state.token.is_some()));
-    pool::spawn(listener, Arc::new(state))
+    let _ = state::BOUND.set((address, state.token.is_some() || state.refuse_all));
+    reactor::spawn(listener, Arc::new(state))
         .map_err(|e| format!("metrics server not started: cannot spawn its thread ({e})"))?;
     if settings.port == 0 {
         // The system picked the port: nobody could find the server without this line.

@@ -1,97 +1,128 @@
-//! A fixed pool of `hp-http-N` threads (one until the first client, then
-//! [`WORKERS`]), each accepting and serving one connection at a time. A slow or silent client holds one worker for at most the read
-//! deadline plus the write timeout; the others keep serving.
+//! A fixed pool of `hp-http-N` threads answering complete requests, which the
+//! reactor hands them through a bounded queue. They start with the first request,
+//! so a program nobody watches pays for the reactor's thread only. A worker sends
+//! what the socket takes at once and hands the rest of a large response back to
+//! the reactor, so a client that does not read holds no worker either; only
+//! mounted handlers (`/mcp`) get the socket itself, blocking, with timeouts.
 
-use std::net::{TcpListener, TcpStream};
+use std::io::{self, Write};
+use std::net::{Shutdown, TcpStream};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::mpsc::{self, Receiver, SyncSender, TrySendError};
+use std::sync::{Arc, Mutex};
 
-use super::http::{read_request, write_response, Response, WRITE_TIMEOUT};
+use hotpath_engine::spawn::SpawnMasked;
+
+use super::conn::{Conn, Handback};
+use super::http::{encode, HttpRequest, READ_DEADLINE, WRITE_TIMEOUT};
 use super::mount::MountConnection;
 use super::routes::{route, Outcome};
 use super::State;
 
-/// Worker threads; idle ones sleep in `accept` and cost no CPU.
+/// Worker threads; idle ones sleep on the queue and cost no CPU.
 pub(crate) const WORKERS: usize = 4;
+/// Requests waiting for a worker; beyond that the reactor answers 503.
+const QUEUE: usize = 64;
 /// Enough for parsing, JSON and Prometheus text, which all live on the heap.
 const STACK: usize = 256 * 1024;
 
-/// Starts the first worker. It starts the others when the first client connects,
-/// so a program nobody watches pays for one thread, and its start-up for one spawn.
-pub(crate) fn spawn(listener: TcpListener, state: Arc<State>) -> std::io::Result<()> {
-    spawn_worker(0, Arc::new(listener), state)
+/// A whole request and its connection (still non-blocking).
+pub(crate) struct Job {
+    pub(crate) stream: TcpStream,
+    pub(crate) request: HttpRequest,
 }
 
-fn spawn_worker(n: usize, listener: Arc<TcpListener>, state: Arc<State>) -> std::io::Result<()> {
-    std::thread::Builder::new().name(format!("hp-http-{n}")).stack_size(STACK).spawn(move || {
-        // The server's own allocations are not the program's.
-        hotpath_engine::memory::profiler_thread();
-        work(n, &listener, &state);
-    })?;
-    Ok(())
+pub(crate) struct Pool {
+    state: Arc<State>,
+    handback: Arc<Handback>,
+    queue: Option<SyncSender<Job>>,
+    started: bool,
 }
 
-fn work(n: usize, listener: &Arc<TcpListener>, state: &Arc<State>) {
-    let mut grown = n > 0;
+impl Pool {
+    pub(crate) fn new(state: Arc<State>, handback: Handback) -> Self {
+        Self { state, handback: Arc::new(handback), queue: None, started: false }
+    }
+
+    /// Queues a request for the workers; gives the socket back when the queue is full.
+    pub(crate) fn submit(&mut self, job: Job) -> Result<(), TcpStream> {
+        if !std::mem::replace(&mut self.started, true) {
+            self.queue = self.start();
+        }
+        let Some(queue) = &self.queue else {
+            // No worker could start: answer from here rather than not at all.
+            serve(job, &self.state, &self.handback);
+            return Ok(());
+        };
+        queue.try_send(job).map_err(|e| match e {
+            TrySendError::Full(job) | TrySendError::Disconnected(job) => job.stream,
+        })
+    }
+
+    fn start(&self) -> Option<SyncSender<Job>> {
+        let (sender, jobs) = mpsc::sync_channel(QUEUE);
+        let jobs = Arc::new(Mutex::new(jobs));
+        let mut started = 0;
+        for n in 0..WORKERS {
+            let (jobs, state, handback) = (Arc::clone(&jobs), Arc::clone(&self.state), Arc::clone(&self.handback));
+            let spawned =
+                std::thread::Builder::new().name(format!("hp-http-{n}")).stack_size(STACK).spawn_masked(move || {
+                    // The server's own allocations are not the program's.
+                    hotpath_engine::memory::profiler_thread();
+                    work(&jobs, &state, &handback);
+                });
+            // A worker fewer is a smaller pool, not a failure.
+            started += usize::from(spawned.is_ok());
+        }
+        (started > 0).then_some(sender)
+    }
+}
+
+fn work(jobs: &Mutex<Receiver<Job>>, state: &State, handback: &Handback) {
     loop {
-        match listener.accept() {
-            Ok((stream, _)) => {
-                if !grown {
-                    grown = true;
-                    for m in 1..WORKERS {
-                        // A worker fewer is a smaller pool, not a failure.
-                        let _ = spawn_worker(m, Arc::clone(listener), Arc::clone(state));
-                    }
-                }
-                // A bug in a handler must cost one response, not the worker.
-                if catch_unwind(AssertUnwindSafe(|| serve(stream, state))).is_err() {
-                    state.stats.count(500);
-                }
-            }
-            // Out of descriptors and the like: back off instead of spinning.
-            Err(_) => std::thread::sleep(Duration::from_millis(50)),
+        let Ok(job) = crate::lock(jobs).recv() else { return };
+        // A bug in a handler must cost one response, not the worker.
+        if catch_unwind(AssertUnwindSafe(|| serve(job, state, handback))).is_err() {
+            state.stats.count(500);
         }
     }
 }
 
-fn serve(mut stream: TcpStream, state: &State) {
-    let _ = stream.set_nodelay(true);
-    let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
-    let request = match read_request(&mut stream) {
-        Ok(request) => request,
-        Err(e) => {
-            if let Some(response) = e.response() {
-                respond(&mut stream, &response, false, state);
-                drain(&mut stream);
-            }
-            return;
-        }
-    };
+fn serve(job: Job, state: &State, handback: &Handback) {
+    let Job { mut stream, request } = job;
     match route(&request, state) {
-        Outcome::Respond(response) => respond(&mut stream, &response, request.method == "HEAD", state),
-        Outcome::Mount(handler) => handler.serve(request, MountConnection::new(stream)),
-    }
-}
-
-fn respond(stream: &mut TcpStream, response: &Response, head_only: bool, state: &State) {
-    state.stats.count(response.status);
-    let _ = write_response(stream, response, head_only);
-    // Let the client read everything before the socket closes.
-    let _ = stream.shutdown(std::net::Shutdown::Write);
-}
-
-/// Reads what a rejected client is still sending, briefly, so that closing the
-/// socket does not reset the connection before the client has read the error.
-fn drain(stream: &mut TcpStream) {
-    use std::io::Read;
-    let _ = stream.set_read_timeout(Some(Duration::from_millis(250)));
-    let mut buf = [0u8; 4096];
-    let mut left: usize = 256 * 1024;
-    while left > 0 {
-        match stream.read(&mut buf) {
-            Ok(n) if n > 0 => left = left.saturating_sub(n),
-            _ => return,
+        Outcome::Respond(response) => {
+            state.stats.count(response.status);
+            let bytes = encode(&response, request.method == "HEAD");
+            match send_some(&mut stream, &bytes) {
+                Some(sent) if sent == bytes.len() => {
+                    // Let the client read everything before the socket closes.
+                    let _ = stream.shutdown(Shutdown::Write);
+                }
+                Some(sent) => handback.send(Conn::sending(stream, bytes, sent)),
+                None => {}
+            }
+        }
+        Outcome::Mount(handler) => {
+            let _ = stream.set_nonblocking(false);
+            let _ = stream.set_read_timeout(Some(READ_DEADLINE));
+            let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
+            handler.serve(request, MountConnection::new(stream));
         }
     }
+}
+
+/// Writes what the (non-blocking) socket takes now; None when the client is gone.
+fn send_some(stream: &mut TcpStream, bytes: &[u8]) -> Option<usize> {
+    let mut sent = 0;
+    while sent < bytes.len() {
+        match stream.write(&bytes[sent..]) {
+            Ok(0) => return None,
+            Ok(n) => sent += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+            Err(_) => return None,
+        }
+    }
+    Some(sent)
 }

@@ -21,11 +21,10 @@ pub(crate) enum Outcome {
     Mount(Arc<dyn Mount>),
 }
 
-/// Token check, mounted handlers, then the built-in endpoints.
+/// Token and Host checks (for every path), mounted handlers, then the built-in endpoints.
 pub(crate) fn route(request: &HttpRequest, state: &State) -> Outcome {
-    if !auth::allowed(state.token.as_deref(), request.header("authorization")) {
-        let denied = Response::error(401, "missing or wrong token: send Authorization: Bearer <HOTPATH_AUTH_TOKEN>");
-        return Outcome::Respond(denied.with_header("WWW-Authenticate", "Bearer"));
+    if let Some(refused) = auth::gate(request, state.token.as_deref(), state.refuse_all) {
+        return Outcome::Respond(refused);
     }
     if let Some(handler) = mount::find(&request.path) {
         return Outcome::Mount(handler);

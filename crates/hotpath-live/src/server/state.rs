@@ -10,6 +10,8 @@ use super::snapshot::Snapshot;
 /// What every worker shares.
 pub(crate) struct State {
     pub(crate) token: Option<String>,
+    /// The token was set but is unusable: every request gets 401.
+    pub(crate) refuse_all: bool,
     pub(crate) address: SocketAddr,
     /// Where snapshots come from: the session's cache, or a fixed one in tests.
     pub(crate) source: fn() -> Option<Arc<Snapshot>>,

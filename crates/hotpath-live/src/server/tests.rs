@@ -26,9 +26,11 @@ fn server(token: Option<&str>) -> SocketAddr {
         host: IpAddr::V4(Ipv4Addr::LOCALHOST),
         port: 0,
         token: token.map(String::from),
+        refuse_all: false,
     };
     listen(&settings, |address| State {
         token: settings.token.clone(),
+        refuse_all: false,
         address,
         source: fixed,
         stats: Stats::default(),
@@ -39,7 +41,7 @@ fn server(token: Option<&str>) -> SocketAddr {
 fn get(address: SocketAddr, path: &str, extra: &str) -> (u16, String) {
     let mut stream = TcpStream::connect(address).unwrap();
     stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
-    write!(stream, "GET {path} HTTP/1.1\r\nHost: x\r\n{extra}\r\n").unwrap();
+    write!(stream, "GET {path} HTTP/1.1\r\nHost: localhost\r\n{extra}\r\n").unwrap();
     let mut text = String::new();
     stream.read_to_string(&mut text).unwrap();
     let status = text.get(9..12).and_then(|s| s.parse().ok()).unwrap_or(0);
@@ -74,7 +76,7 @@ fn mounted_handler_streams_and_answers_posts() {
     // Hold open one streamed response while the pool keeps serving.
     let mut stream = TcpStream::connect(address).unwrap();
     stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
-    stream.write_all(b"GET /unit-ticks HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+    stream.write_all(b"GET /unit-ticks HTTP/1.1\r\nHost: localhost\r\n\r\n").unwrap();
     let mut reader = BufReader::new(stream);
     let mut first = String::new();
     reader.read_line(&mut first).unwrap();
@@ -115,4 +117,56 @@ fn status_without_sections() {
     let (status, text) = get(address, "/functions_timing", "");
     assert_eq!(status, 404);
     assert!(text.contains("section functions_timing not available: no measured function"), "{text}");
+}
+
+/// A report of about 12 MB (a long warning), more than a socket takes at once
+/// from a client that does not read (loopback buffers grow to a few MB).
+fn huge() -> Option<Arc<Snapshot>> {
+    static SNAPSHOT: OnceLock<Arc<Snapshot>> = OnceLock::new();
+    let snapshot = SNAPSHOT.get_or_init(|| {
+        let mut report = Report::default();
+        report.meta.warnings = vec!["w".repeat(12 << 20)];
+        Arc::new(Snapshot::new(report, Duration::from_secs(1)))
+    });
+    Some(Arc::clone(snapshot))
+}
+
+#[test]
+fn clients_that_do_not_read_hold_no_worker() {
+    let settings = ServerSettings { port: 0, ..ServerSettings::default() };
+    let state = |address| State { token: None, refuse_all: false, address, source: huge, stats: Stats::default() };
+    let address = listen(&settings, state).expect("loopback server starts");
+    // As many clients as workers ask for the whole report, and read its first line only:
+    // every response has been built and partly sent.
+    let mut idle: Vec<TcpStream> = (0..pool::WORKERS)
+        .map(|_| {
+            let mut s = TcpStream::connect(address).unwrap();
+            s.write_all(b"GET /report HTTP/1.1\r\n\r\n").unwrap();
+            s
+        })
+        .collect();
+    for s in &mut idle {
+        s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+        let mut status = [0u8; 12];
+        s.read_exact(&mut status).unwrap();
+        assert_eq!(&status, b"HTTP/1.1 200");
+    }
+    for _ in 0..3 {
+        let mut s = TcpStream::connect(address).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(1))).unwrap();
+        s.write_all(b"GET /nope HTTP/1.1\r\n\r\n").unwrap();
+        let mut text = String::new();
+        s.read_to_string(&mut text).expect("answered before a 1 s read timeout");
+        assert!(text.starts_with("HTTP/1.1 404 "), "{text}");
+    }
+    // The reactor still sends the rest, whole, to a client that reads late.
+    let s = &mut idle[0];
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let mut raw = b"HTTP/1.1 200".to_vec();
+    s.read_to_end(&mut raw).unwrap();
+    let text = String::from_utf8_lossy(&raw);
+    let (head, body) = text.split_once("\r\n\r\n").unwrap();
+    let length: usize = head.lines().find_map(|l| l.strip_prefix("Content-Length: ")).unwrap().parse().unwrap();
+    assert!(head.starts_with("HTTP/1.1 200 ") && length > 12 << 20, "{head}");
+    assert_eq!(body.len(), length);
 }

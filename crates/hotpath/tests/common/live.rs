@@ -47,7 +47,7 @@ impl Live {
 
     /// `GET path` with extra header lines; returns status, head and body.
     pub(crate) fn get(&self, path: &str, headers: &str) -> Reply {
-        send(self.address, format!("GET {path} HTTP/1.1\r\nHost: test\r\n{headers}\r\n").as_bytes())
+        send(self.address, format!("GET {path} HTTP/1.1\r\nHost: localhost\r\n{headers}\r\n").as_bytes())
     }
 
     /// The JSON body of a `GET` that must succeed.

@@ -2,6 +2,7 @@
 //! programs that `cargo test` builds as examples, and reading their reports.
 #![allow(dead_code)]
 
+pub(crate) mod bounded;
 pub(crate) mod live;
 
 use std::path::PathBuf;

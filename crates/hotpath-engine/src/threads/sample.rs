@@ -1,0 +1,59 @@
+//! What one sample of the process holds: its threads, as the OS describes them.
+
+/// What the OS says about one thread.
+pub(crate) struct OsThread {
+    pub(crate) tid: u64,
+    /// The thread's name; `None` when it has none of its own.
+    pub(crate) name: Option<String>,
+    pub(crate) state: State,
+    pub(crate) user_ns: u64,
+    pub(crate) sys_ns: u64,
+}
+
+/// Execution state, as the report names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum State {
+    /// On a CPU, or ready to run.
+    Running,
+    /// Parked or waiting.
+    Sleeping,
+    /// In an uninterruptible wait, usually disk I/O (not observable on Windows).
+    #[cfg(not(windows))]
+    Blocked,
+}
+
+impl State {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Self::Running => "Running",
+            Self::Sleeping => "Sleeping",
+            #[cfg(not(windows))]
+            Self::Blocked => "Blocked",
+        }
+    }
+}
+
+/// One sample of the whole process.
+pub(crate) struct OsSample {
+    /// Threads that were read.
+    pub(crate) threads: Vec<OsThread>,
+    /// Threads that exist but could not be read (for example with no file descriptor
+    /// left): alive, their numbers unknown. Never taken for exited.
+    pub(crate) unreadable: Vec<u64>,
+    /// `None` when it could not be read.
+    pub(crate) rss_bytes: Option<u64>,
+    /// What could not be read, for the report.
+    pub(crate) problem: Option<String>,
+}
+
+impl OsSample {
+    /// A sample that read everything.
+    pub(crate) fn complete(threads: Vec<OsThread>, rss_bytes: u64) -> Self {
+        Self { threads, unreadable: Vec::new(), rss_bytes: Some(rss_bytes), problem: None }
+    }
+
+    /// Every thread that exists: those read and those that could not be.
+    pub(crate) fn alive(&self) -> Vec<u64> {
+        self.threads.iter().map(|t| t.tid).chain(self.unreadable.iter().copied()).collect()
+    }
+}

@@ -1,0 +1,290 @@
+//! The `HOTPATH_*` environment overlay: one table of variables, each saying how its
+//! value applies and what stays in use when the value is rejected. Values are read
+//! raw (`var_os`), so one that is not UTF-8 is a warning like any bad value, never a
+//! variable silently treated as unset.
+
+use std::ffi::{OsStr, OsString};
+use std::net::{IpAddr, Ipv4Addr};
+use std::ops::RangeInclusive;
+use std::path::PathBuf;
+use std::str::FromStr;
+
+use super::Config;
+
+/// A variable's value as the environment holds it.
+#[derive(Clone, Copy)]
+enum Value<'a> {
+    Text(&'a str),
+    /// Not UTF-8: paths take it as it is; other variables reject it.
+    Raw(&'a OsStr),
+}
+
+/// One `HOTPATH_*` variable.
+struct Variable {
+    name: &'static str,
+    /// Applies the value, or says what is wrong with it ("is not ...") and leaves
+    /// the configuration as it was (except where a rejection must fail closed).
+    apply: fn(&mut Config, Value<'_>) -> Result<(), String>,
+    /// What is in use after a rejection, for the warning's "using ...".
+    kept: fn(&Config) -> String,
+    /// The value is a secret and never appears in a warning.
+    secret: bool,
+}
+
+const NOT_UTF8: &str = "is not valid UTF-8";
+
+/// Every variable, in the order their warnings are printed.
+const VARIABLES: &[Variable] = &[
+    Variable {
+        name: "HOTPATH_OUTPUT_FORMAT",
+        apply: |c, v| {
+            c.format = text(v)?.parse().map_err(|()| "is not one of table, json, json-pretty, none".to_string())?;
+            Ok(())
+        },
+        kept: |c| c.format.name().into(),
+        secret: false,
+    },
+    Variable {
+        name: "HOTPATH_OUTPUT_PATH",
+        apply: |c, v| {
+            c.output_path = Some(path(v)?);
+            Ok(())
+        },
+        kept: |c| c.output_path.as_ref().map_or("standard output".into(), |p| p.display().to_string()),
+        secret: false,
+    },
+    Variable {
+        name: "HOTPATH_LIMIT",
+        apply: |c, v| {
+            c.options.limit = number(v, 0..=usize::MAX, "is not a row count (0 shows all)")?;
+            Ok(())
+        },
+        kept: |c| c.options.limit.to_string(),
+        secret: false,
+    },
+    Variable {
+        name: "HOTPATH_PERCENTILES",
+        apply: |c, v| {
+            let list = parse_percentiles(text(v)?);
+            c.options.percentiles = list.ok_or("is not a comma-separated list of numbers in 0..=100")?;
+            Ok(())
+        },
+        kept: |c| format!("{:?}", c.options.percentiles),
+        secret: false,
+    },
+    Variable {
+        name: "HOTPATH_FOCUS",
+        apply: |c, v| {
+            c.options.focus = Some(text(v)?.parse()?);
+            Ok(())
+        },
+        kept: |c| c.options.focus.as_ref().map_or("no focus filter".into(), |f| f.as_string()),
+        secret: false,
+    },
+    Variable {
+        name: "HOTPATH_CLOCK",
+        apply: |c, v| {
+            c.options.allow_tsc = match text(v)? {
+                "tsc" => true,
+                "monotonic" => false,
+                _ => return Err("is not tsc or monotonic".into()),
+            };
+            Ok(())
+        },
+        kept: |c| if c.options.allow_tsc { "tsc where invariant" } else { "monotonic" }.into(),
+        secret: false,
+    },
+    Variable {
+        name: "HOTPATH_ALLOC_MODE",
+        apply: |c, v| {
+            c.options.alloc_inclusive = match text(v)? {
+                "exclusive" => false,
+                "inclusive" => true,
+                _ => return Err("is not exclusive or inclusive".into()),
+            };
+            Ok(())
+        },
+        kept: |c| if c.options.alloc_inclusive { "inclusive" } else { "exclusive" }.into(),
+        secret: false,
+    },
+    Variable {
+        name: "HOTPATH_THREADS_INTERVAL_MS",
+        apply: |c, v| {
+            c.options.threads_interval_ms = number(v, 1..=60_000, "is not a number of milliseconds in 1..=60000")?;
+            Ok(())
+        },
+        kept: |c| c.options.threads_interval_ms.to_string(),
+        secret: false,
+    },
+    Variable {
+        name: "HOTPATH_THREADS_LIMIT",
+        apply: |c, v| {
+            c.options.threads_limit = number(v, 1..=10_000, "is not a row count in 1..=10000")?;
+            Ok(())
+        },
+        kept: |c| c.options.threads_limit.to_string(),
+        secret: false,
+    },
+    Variable {
+        name: "HOTPATH_CPU_HZ",
+        apply: |c, v| {
+            c.options.cpu_hz = number(v, 1..=10_000, "is not a rate in 1..=10000")?;
+            Ok(())
+        },
+        kept: |c| c.options.cpu_hz.to_string(),
+        secret: false,
+    },
+    Variable {
+        name: "HOTPATH_CPU_OUTPUT",
+        apply: |c, v| {
+            c.options.cpu_output = Some(path(v)?);
+            Ok(())
+        },
+        kept: |c| c.options.cpu_output.as_ref().map_or("no profile files".into(), |p| p.display().to_string()),
+        secret: false,
+    },
+    Variable {
+        name: "HOTPATH_TOKIO_RUNTIME_INTERVAL_MS",
+        apply: |c, v| {
+            let problem = "is not a number of milliseconds in 1..=60000";
+            c.options.tokio_runtime_interval_ms = number(v, 1..=60_000, problem)?;
+            Ok(())
+        },
+        kept: |c| c.options.tokio_runtime_interval_ms.to_string(),
+        secret: false,
+    },
+    Variable {
+        name: "HOTPATH_TIME_SAMPLING_RATE",
+        apply: |c, v| {
+            let problem = "is not a number in 0..=1 (0 counts without timing)";
+            c.options.time_sampling_rate = number(v, 0.0..=1.0, problem)?;
+            Ok(())
+        },
+        kept: |c| c.options.time_sampling_rate.to_string(),
+        secret: false,
+    },
+    Variable {
+        name: "HOTPATH_METRICS_SERVER_OFF",
+        apply: |c, v| {
+            // Anything but a clear "no" turns the server off: a typo must not open a port.
+            let Value::Text(t) = v else {
+                c.server.enabled = false;
+                return Err(NOT_UTF8.into());
+            };
+            match t.trim().to_ascii_lowercase().as_str() {
+                "" | "0" | "false" | "no" | "off" => Ok(()),
+                "1" | "true" | "yes" | "on" => {
+                    c.server.enabled = false;
+                    Ok(())
+                }
+                _ => {
+                    c.server.enabled = false;
+                    Err("is not 1/true/yes/on or 0/false/no/off".into())
+                }
+            }
+        },
+        kept: |c| if c.server.enabled { "on" } else { "off" }.into(),
+        secret: false,
+    },
+    Variable {
+        name: "HOTPATH_METRICS_PORT",
+        apply: |c, v| {
+            c.server.port = number(v, 0..=u16::MAX, "is not a port number (0..=65535)")?;
+            Ok(())
+        },
+        kept: |c| c.server.port.to_string(),
+        secret: false,
+    },
+    Variable {
+        name: "HOTPATH_AUTH_TOKEN",
+        // Fail closed: a token that was meant but cannot be used never leaves the server open.
+        apply: |c, v| match v {
+            Value::Raw(_) => {
+                c.server.refuse_all = true;
+                Err(NOT_UTF8.into())
+            }
+            Value::Text("") => {
+                c.server.refuse_all = true;
+                Err("is empty".into())
+            }
+            // A token travels in a header, where clients trim or reject whitespace and control bytes.
+            Value::Text(t) if t.bytes().all(|b| b.is_ascii_graphic()) => {
+                c.server.token = Some(t.into());
+                Ok(())
+            }
+            Value::Text(_) => {
+                c.server.enabled = false;
+                Err("must be printable ASCII without spaces".into())
+            }
+        },
+        kept: |c| match (c.server.enabled, c.server.refuse_all) {
+            (false, _) => "no metrics server".into(),
+            (true, true) => "a metrics server that answers every request with 401 Unauthorized".into(),
+            (true, false) => "no token".into(),
+        },
+        secret: true,
+    },
+    Variable {
+        name: "HOTPATH_METRICS_HOST",
+        apply: |c, v| {
+            let host = match text(v)?.trim() {
+                "localhost" => IpAddr::V4(Ipv4Addr::LOCALHOST),
+                other => other.parse().map_err(|_| "is not an IP address".to_string())?,
+            };
+            if !host.is_loopback() && c.server.token.is_none() && !c.server.refuse_all {
+                return Err("is not loopback and needs HOTPATH_AUTH_TOKEN".into());
+            }
+            c.server.host = host;
+            Ok(())
+        },
+        kept: |c| c.server.host.to_string(),
+        secret: false,
+    },
+];
+
+/// Applies every variable `env` holds; returns one warning line per rejected value.
+pub(super) fn apply(config: &mut Config, env: impl Fn(&str) -> Option<OsString>) -> Vec<String> {
+    let mut warnings = Vec::new();
+    for variable in VARIABLES {
+        let Some(raw) = env(variable.name) else { continue };
+        let value = raw.to_str().map_or(Value::Raw(&raw), Value::Text);
+        if let Err(problem) = (variable.apply)(config, value) {
+            let shown =
+                if variable.secret { " (value hidden)".to_string() } else { format!("={:?}", raw.to_string_lossy()) };
+            warnings.push(format!("{}{shown} {problem}; using {}", variable.name, (variable.kept)(config)));
+        }
+    }
+    warnings
+}
+
+fn text(value: Value<'_>) -> Result<&str, String> {
+    match value {
+        Value::Text(t) => Ok(t),
+        Value::Raw(_) => Err(NOT_UTF8.into()),
+    }
+}
+
+/// A path: any bytes the system accepts, but not empty.
+fn path(value: Value<'_>) -> Result<PathBuf, String> {
+    match value {
+        Value::Text(t) if t.trim().is_empty() => Err("is empty".into()),
+        Value::Text(t) => Ok(PathBuf::from(t)),
+        Value::Raw(raw) => Ok(PathBuf::from(raw)),
+    }
+}
+
+/// A number in `range` (surrounding spaces allowed); `problem` otherwise.
+fn number<T: FromStr + PartialOrd>(value: Value<'_>, range: RangeInclusive<T>, problem: &str) -> Result<T, String> {
+    let n = text(value)?.trim().parse::<T>().map_err(|_| problem.to_string())?;
+    if range.contains(&n) {
+        Ok(n)
+    } else {
+        Err(problem.into())
+    }
+}
+
+fn parse_percentiles(text: &str) -> Option<Vec<f64>> {
+    let list: Vec<f64> = text.split(',').map(|p| p.trim().parse().ok()).collect::<Option<_>>()?;
+    let valid = !list.is_empty() && list.iter().all(|p| (0.0..=100.0).contains(p));
+    valid.then_some(list)
+}

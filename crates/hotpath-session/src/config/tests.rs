@@ -1,0 +1,200 @@
+//! The configuration from parameters and a fake environment: values, defaults and
+//! the exact warning lines.
+
+use super::*;
+use hotpath_engine::options::{DEFAULT_LIMIT, DEFAULT_PERCENTILES};
+
+fn resolve(main: MainConfig, vars: &[(&str, &str)]) -> (Config, Vec<String>) {
+    Config::resolve(&main, |k| vars.iter().find(|(n, _)| *n == k).map(|(_, v)| OsString::from(v)))
+}
+
+#[test]
+fn parameters_then_environment() {
+    let main = MainConfig::new("app::main").format("json").limit(3).percentiles(&[50.0]);
+    let (c, w) = resolve(main.clone(), &[]);
+    assert_eq!((c.format, c.options.limit, c.options.percentiles.clone()), (Format::Json, 3, vec![50.0]));
+    assert!(w.is_empty());
+    let (c, w) = resolve(main, &[("HOTPATH_OUTPUT_FORMAT", "table"), ("HOTPATH_LIMIT", "0")]);
+    assert_eq!((c.format, c.options.limit), (Format::Table, 0));
+    assert!(w.is_empty());
+}
+
+#[test]
+fn bad_values_warn_and_keep_the_default() {
+    let (c, w) = resolve(
+        MainConfig::new("m"),
+        &[
+            ("HOTPATH_LIMIT", "abc"),
+            ("HOTPATH_OUTPUT_FORMAT", "xml"),
+            ("HOTPATH_FOCUS", "/[/"),
+            ("HOTPATH_PERCENTILES", "50,101"),
+            ("HOTPATH_CLOCK", "sundial"),
+            ("HOTPATH_TIME_SAMPLING_RATE", "1.5"),
+        ],
+    );
+    assert_eq!(c.options.limit, DEFAULT_LIMIT);
+    assert_eq!(c.format, Format::Table);
+    assert!(c.options.focus.is_none());
+    assert_eq!(c.options.percentiles, DEFAULT_PERCENTILES);
+    assert_eq!(c.options.time_sampling_rate, 1.0);
+    assert_eq!(w.len(), 6);
+    assert_eq!(w[5], "HOTPATH_TIME_SAMPLING_RATE=\"1.5\" is not a number in 0..=1 (0 counts without timing); using 1");
+    assert_eq!(w[0], "HOTPATH_OUTPUT_FORMAT=\"xml\" is not one of table, json, json-pretty, none; using table");
+    assert_eq!(w[1], "HOTPATH_LIMIT=\"abc\" is not a row count (0 shows all); using 15");
+    assert!(w.iter().all(|l| !l.contains('\n')));
+}
+
+#[test]
+fn server_settings() {
+    let (c, w) = resolve(MainConfig::new("m"), &[]);
+    assert_eq!(c.server, ServerSettings::default());
+    assert!(w.is_empty());
+    let (c, w) = resolve(
+        MainConfig::new("m"),
+        &[("HOTPATH_METRICS_PORT", "0"), ("HOTPATH_METRICS_HOST", "0.0.0.0"), ("HOTPATH_AUTH_TOKEN", "s3cr3t")],
+    );
+    assert_eq!(
+        (c.server.port, c.server.host.to_string(), c.server.token.as_deref()),
+        (0, "0.0.0.0".into(), Some("s3cr3t"))
+    );
+    assert!(w.is_empty(), "{w:?}");
+    assert!(!resolve(MainConfig::new("m"), &[("HOTPATH_METRICS_SERVER_OFF", "1")]).0.server.enabled);
+    assert!(resolve(MainConfig::new("m"), &[("HOTPATH_METRICS_SERVER_OFF", "0")]).0.server.enabled);
+}
+
+#[test]
+fn bad_server_values_warn() {
+    let (c, w) = resolve(
+        MainConfig::new("m"),
+        &[
+            ("HOTPATH_METRICS_PORT", "70000"),
+            ("HOTPATH_METRICS_HOST", "0.0.0.0"),
+            ("HOTPATH_METRICS_SERVER_OFF", "maybe"),
+        ],
+    );
+    assert_eq!(c.server.port, DEFAULT_METRICS_PORT);
+    assert!(c.server.host.is_loopback());
+    assert!(!c.server.enabled);
+    assert_eq!(w.len(), 3, "{w:?}");
+    assert_eq!(w[1], "HOTPATH_METRICS_PORT=\"70000\" is not a port number (0..=65535); using 6770");
+    assert!(w[2].contains("needs HOTPATH_AUTH_TOKEN; using 127.0.0.1"));
+    let (c, w) = resolve(MainConfig::new("m"), &[("HOTPATH_AUTH_TOKEN", "has space")]);
+    assert!(!c.server.enabled);
+    assert!(w[0].contains("(value hidden)") && !w[0].contains("has space"));
+}
+
+#[test]
+fn threads_variables_reject_zero_text_and_absurd_values() {
+    for bad in ["0", "abc", "99999999999", "-1", ""] {
+        let (c, w) =
+            resolve(MainConfig::new("m"), &[("HOTPATH_THREADS_INTERVAL_MS", bad), ("HOTPATH_THREADS_LIMIT", bad)]);
+        assert_eq!((c.options.threads_interval_ms, c.options.threads_limit), (250, 5), "{bad:?}");
+        assert_eq!(w.len(), 2, "{bad:?}: {w:?}");
+        assert!(w[0].starts_with(&format!("HOTPATH_THREADS_INTERVAL_MS={bad:?} ")) && w[0].ends_with("; using 250"));
+        assert!(w[1].starts_with(&format!("HOTPATH_THREADS_LIMIT={bad:?} ")) && w[1].ends_with("; using 5"));
+    }
+    let (c, w) =
+        resolve(MainConfig::new("m"), &[("HOTPATH_THREADS_INTERVAL_MS", "50"), ("HOTPATH_THREADS_LIMIT", "12")]);
+    assert_eq!((c.options.threads_interval_ms, c.options.threads_limit, w.len()), (50, 12, 0));
+}
+
+#[test]
+fn tokio_runtime_interval_accepts_milliseconds_and_warns_otherwise() {
+    let (c, w) = resolve(MainConfig::new("m"), &[]);
+    assert_eq!((c.options.tokio_runtime_interval_ms, w.len()), (1000, 0));
+    let (c, w) = resolve(MainConfig::new("m"), &[("HOTPATH_TOKIO_RUNTIME_INTERVAL_MS", " 20 ")]);
+    assert_eq!((c.options.tokio_runtime_interval_ms, w.len()), (20, 0));
+    for bad in ["0", "1s", "60001", "-5", ""] {
+        let (c, w) = resolve(MainConfig::new("m"), &[("HOTPATH_TOKIO_RUNTIME_INTERVAL_MS", bad)]);
+        assert_eq!(c.options.tokio_runtime_interval_ms, 1000, "{bad:?}");
+        assert_eq!(
+            w,
+            [format!(
+                "HOTPATH_TOKIO_RUNTIME_INTERVAL_MS={bad:?} is not a number of milliseconds in 1..=60000; using 1000"
+            )]
+        );
+    }
+}
+
+#[test]
+fn time_sampling_rate() {
+    let rate = |v: &str| resolve(MainConfig::new("m"), &[("HOTPATH_TIME_SAMPLING_RATE", v)]);
+    assert_eq!(rate("0.25").0.options.time_sampling_rate, 0.25);
+    assert_eq!(rate("0").0.options.time_sampling_rate, 0.0);
+    for bad in ["-0.1", "NaN", "all"] {
+        let (c, w) = rate(bad);
+        assert_eq!((c.options.time_sampling_rate, w.len()), (1.0, 1), "{bad}");
+    }
+}
+
+#[cfg(unix)]
+fn not_utf8() -> OsString {
+    use std::os::unix::ffi::OsStringExt;
+    OsString::from_vec(b"7\xff".to_vec())
+}
+
+#[cfg(unix)]
+#[test]
+fn values_that_are_not_utf8_warn_once_each() {
+    let names = [
+        "HOTPATH_OUTPUT_FORMAT",
+        "HOTPATH_LIMIT",
+        "HOTPATH_PERCENTILES",
+        "HOTPATH_FOCUS",
+        "HOTPATH_CLOCK",
+        "HOTPATH_ALLOC_MODE",
+        "HOTPATH_THREADS_INTERVAL_MS",
+        "HOTPATH_THREADS_LIMIT",
+        "HOTPATH_CPU_HZ",
+        "HOTPATH_TOKIO_RUNTIME_INTERVAL_MS",
+        "HOTPATH_TIME_SAMPLING_RATE",
+        "HOTPATH_METRICS_PORT",
+        "HOTPATH_METRICS_HOST",
+    ];
+    let (c, w) = Config::resolve(&MainConfig::new("m"), |k| names.contains(&k).then(not_utf8));
+    assert_eq!(w.len(), names.len(), "{w:#?}");
+    for (line, name) in w.iter().zip(names) {
+        assert!(line.starts_with(&format!("{name}=\"7\u{fffd}\" is not valid UTF-8; using ")), "{line}");
+    }
+    assert_eq!(w[0], "HOTPATH_OUTPUT_FORMAT=\"7\u{fffd}\" is not valid UTF-8; using table");
+    assert_eq!((c.format, c.options.limit, c.options.cpu_hz), (Format::Table, DEFAULT_LIMIT, 100));
+    assert_eq!((c.server.port, c.server.host), (DEFAULT_METRICS_PORT, IpAddr::V4(Ipv4Addr::LOCALHOST)));
+    assert!(c.options.focus.is_none() && c.server.enabled);
+}
+
+#[cfg(unix)]
+#[test]
+fn paths_take_any_bytes_and_an_unreadable_server_switch_means_off() {
+    let env = |k: &str| match k {
+        "HOTPATH_OUTPUT_PATH" | "HOTPATH_CPU_OUTPUT" | "HOTPATH_METRICS_SERVER_OFF" => Some(not_utf8()),
+        _ => None,
+    };
+    let (c, w) = Config::resolve(&MainConfig::new("m"), env);
+    assert_eq!(c.output_path, Some(PathBuf::from(not_utf8())));
+    assert_eq!(c.options.cpu_output, Some(PathBuf::from(not_utf8())));
+    assert!(!c.server.enabled);
+    assert_eq!(w, ["HOTPATH_METRICS_SERVER_OFF=\"7\u{fffd}\" is not valid UTF-8; using off"]);
+}
+
+#[test]
+fn an_unusable_token_fails_closed_without_showing_it() {
+    let (c, w) = resolve(MainConfig::new("m"), &[("HOTPATH_AUTH_TOKEN", "")]);
+    assert!(c.server.enabled && c.server.refuse_all && c.server.token.is_none());
+    assert_eq!(
+        w,
+        ["HOTPATH_AUTH_TOKEN (value hidden) is empty; using a metrics server that answers every request with 401 \
+          Unauthorized"]
+    );
+    #[cfg(unix)]
+    {
+        let (c, w) = Config::resolve(&MainConfig::new("m"), |k| (k == "HOTPATH_AUTH_TOKEN").then(not_utf8));
+        assert!(c.server.enabled && c.server.refuse_all);
+        assert_eq!(w.len(), 1);
+        assert!(w[0].starts_with("HOTPATH_AUTH_TOKEN (value hidden) is not valid UTF-8; ") && !w[0].contains('7'));
+    }
+    // A refusing server may listen where it was asked to: it serves nobody.
+    let (c, w) = resolve(MainConfig::new("m"), &[("HOTPATH_AUTH_TOKEN", ""), ("HOTPATH_METRICS_HOST", "0.0.0.0")]);
+    assert_eq!((c.server.host.to_string(), w.len()), ("0.0.0.0".into(), 1));
+    let (c, _) = resolve(MainConfig::new("m"), &[("HOTPATH_AUTH_TOKEN", "ok-token")]);
+    assert!(!c.server.refuse_all && c.server.token.as_deref() == Some("ok-token"));
+}
