@@ -28,7 +28,7 @@ mod units;
 pub use buckets::{Buckets, BUCKET_BOUNDS_NS};
 pub use export::{Families, Family, MetricKind, Sample, Series};
 pub use format::{
-    format_bytes, format_count, format_duration_ns, format_percent, format_percent_value, format_seconds,
+    format_bytes, format_count, format_duration_ns, format_percent, format_percent_value, format_seconds, short_name,
 };
 pub use grid::Table;
 pub use meta::Meta;

@@ -151,6 +151,13 @@ pub struct SectionDef {
                 }
             }
 
+            /// Adds an empty section unless the report has it (a section asked for by name).
+            pub fn ensure(&mut self, section: Section) {
+                match section {
+                    $( Section::$variant => if self.$field.is_none() { self.$field = Some(Default::default()) }, )*
+                }
+            }
+
             /// A section as JSON, if the report has it.
             pub fn section_json(&self, section: Section) -> Option<serde_json::Value> {
                 match section {

@@ -37,6 +37,7 @@ fn flow_sections(report: &mut Report) {
     future.line = 90;
     future.kind = "future".into();
     future.calls = 5;
+    future.timed_calls = Some(5);
     future.cancelled = 10;
     future.polls = 25;
     future.busy_ns = 120_000;
@@ -143,7 +144,11 @@ fn sample() -> Report {
     meta.limit = 15;
     meta.focus = Some("/^demo::/".into());
     meta.clock = "tsc".into();
+    meta.clock_reason = "invariant TSC, kernel clocksource tsc".into();
     meta.dropped = 0;
+    meta.label = Some("nightly".into());
+    meta.time_sampling = [("functions".to_string(), 0.5)].into_iter().collect();
+    meta.name_depth = 2;
     meta.warnings = vec!["HOTPATH_LIMIT=\"x\" is not a row count (0 shows all); using 15".into()];
 
     let mut sync = FunctionTiming::default();
@@ -151,6 +156,7 @@ fn sample() -> Report {
     sync.file = "examples/demo.rs".into();
     sync.line = 42;
     sync.calls = 1000;
+    sync.timed_calls = Some(500);
     sync.total_ns = 5_000_000;
     sync.self_ns = 4_000_000;
     sync.avg_ns = 5_000;

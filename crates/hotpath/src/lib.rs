@@ -269,6 +269,9 @@ pub use hotpath_macros::rw_lock;
 
 pub mod wrap;
 
+mod guard;
+pub use guard::{Format, HotpathGuard, HotpathGuardBuilder, Section};
+
 /// Items the macro expansions refer to. Not a public API.
 #[cfg(feature = "hotpath")]
 #[doc(hidden)]
@@ -284,6 +287,11 @@ pub mod __private {
     #[cfg(feature = "tokio")]
     pub use hotpath_engine::{monitor_tokio, monitor_tokio_current, sample_tokio_runtimes, TokioSite};
     pub use hotpath_session::{snapshot, MainConfig};
+
+    /// Registers the live surfaces (when compiled in) before a session starts.
+    pub fn install_live() {
+        hotpath_live::install();
+    }
 
     /// The session guard `#[hotpath::main]` creates: registers the live surfaces
     /// (when compiled in), then starts the session.

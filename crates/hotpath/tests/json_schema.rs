@@ -62,6 +62,12 @@ fn real_report_has_the_golden_fields() {
         ".tokio_runtime",
         // Only backends that report their bound have it (std does not).
         ".channels.rows[].capacity",
+        // Only with HOTPATH_REPORT_LABEL, time sampling, or a clock choice to explain.
+        ".meta.label",
+        ".meta.time_sampling",
+        ".meta.clock_reason",
+        ".functions_timing.rows[].timed_calls",
+        ".futures.rows[].timed_calls",
     ];
     if cfg!(not(feature = "hotpath-alloc")) {
         optional.extend([

@@ -60,7 +60,7 @@ fn annotated_code_runs_the_same_with_the_feature_off_and_on() {
     let on = cargo(&["run", "--quiet", "--bin", "fixture-app", "--features", "hotpath"]);
     let text = String::from_utf8_lossy(&on.stdout);
     assert!(text.starts_with("result=90\n[hotpath] Profile of fixture_app::main: "), "{text}");
-    for row in ["| fixture_app::add ", "| doubling ", "| fixture_app::Acc::push ", "| total ", "| output "] {
+    for row in ["| fixture_app::add ", "| doubling ", "| Acc::push ", "| total ", "| output "] {
         assert!(text.contains(row), "missing {row} in:\n{text}");
     }
     assert!(!text.contains("Acc::get"), "#[hotpath::skip] is honoured:\n{text}");
