@@ -288,11 +288,6 @@ pub mod __private {
     pub use hotpath_engine::{monitor_tokio, monitor_tokio_current, sample_tokio_runtimes, TokioSite};
     pub use hotpath_session::{snapshot, MainConfig};
 
-    /// Registers the live surfaces (when compiled in) before a session starts.
-    pub fn install_live() {
-        hotpath_live::install();
-    }
-
     /// The session guard `#[hotpath::main]` creates: registers the live surfaces
     /// (when compiled in), then starts the session.
     #[must_use = "profiling stops and the report is printed when the guard is dropped"]

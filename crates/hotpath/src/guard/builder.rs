@@ -156,7 +156,7 @@ impl HotpathGuardBuilder {
     pub fn build(self) -> HotpathGuard {
         #[cfg(feature = "hotpath")]
         {
-            crate::__private::install_live();
+            hotpath_live::install();
             let guard = hotpath_session::MainGuard::start(self.config);
             HotpathGuard { _session: guard.is_active().then_some(guard) }
         }
@@ -171,7 +171,7 @@ impl HotpathGuardBuilder {
     pub fn build_with_shutdown(self, duration: Duration) {
         #[cfg(feature = "hotpath")]
         {
-            crate::__private::install_live();
+            hotpath_live::install();
             hotpath_session::start_with_shutdown(self.config, duration);
         }
     }
