@@ -7,7 +7,7 @@ use hotpath_model::{FunctionTiming, Percentiles, Report, SCHEMA_VERSION, SECTION
 
 use crate::config::Config;
 use crate::end::End;
-use crate::session::Session;
+use crate::state::Session;
 
 /// The report of `session` as `config` asks for it.
 pub(crate) fn report(session: &Session, config: &Config, end: End) -> Report {

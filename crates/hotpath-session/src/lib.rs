@@ -15,6 +15,7 @@ mod session;
 mod shutdown;
 #[cfg(unix)]
 mod signals;
+mod state;
 
 pub use config::{Format, MainConfig, SectionSpec, ServerSettings, DEFAULT_METRICS_PORT};
 pub use end::End;

@@ -11,23 +11,15 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use hotpath_engine::{diag, memory, switch};
 use hotpath_model::Report;
 
-use crate::config::{BeforeShutdown, Config, MainConfig};
+use crate::config::{Config, MainConfig};
 use crate::end::End;
+use crate::state::Session;
 use crate::{build, output};
 
 /// The running session, if any.
 static SESSION: Mutex<Option<Arc<Session>>> = Mutex::new(None);
 /// Sessions started so far (a later one starts from zeroed recorders).
 static STARTED: Mutex<u64> = Mutex::new(0);
-
-pub(crate) struct Session {
-    pub(crate) id: u64,
-    pub(crate) config: Config,
-    pub(crate) started: Instant,
-    pub(crate) started_unix_ms: u64,
-    pub(crate) warnings: Vec<String>,
-    before_shutdown: Option<BeforeShutdown>,
-}
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -117,7 +109,7 @@ fn start(main: MainConfig, shutdown: Option<Duration>) -> Option<u64> {
         crate::live::start(&server);
     }
     if let Some(delay) = shutdown {
-        crate::shutdown::after(id, delay);
+        crate::shutdown::after(id, delay, finish_session);
     }
     Some(id)
 }

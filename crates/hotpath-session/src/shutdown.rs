@@ -12,9 +12,9 @@ use crate::end::End;
 
 static IN_FORKED_CHILD: AtomicBool = AtomicBool::new(false);
 
-/// Reports session `id` and exits after `delay`; zero means no timer (the report
-/// comes when the program ends).
-pub(crate) fn after(id: u64, delay: Duration) {
+/// Reports session `id` with `finish` and exits after `delay`; zero means no timer
+/// (the report comes when the program ends).
+pub(crate) fn after(id: u64, delay: Duration, finish: fn(u64, End)) {
     if delay.is_zero() {
         return;
     }
@@ -22,7 +22,7 @@ pub(crate) fn after(id: u64, delay: Duration) {
         std::thread::Builder::new().name("hp-shutdown".into()).stack_size(64 * 1024).spawn_masked(move || {
             hotpath_engine::memory::profiler_thread();
             std::thread::sleep(delay);
-            crate::session::finish_session(id, End::Timeout);
+            finish(id, End::Timeout);
             std::process::exit(0);
         });
     if spawned.is_err() {
