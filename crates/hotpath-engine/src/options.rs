@@ -85,6 +85,8 @@ pub struct Options {
     pub time_sampling_rate: f64,
     /// Duration sections carry fixed buckets (live snapshots, for Prometheus histograms).
     pub buckets: bool,
+    /// What the log store of `dbg!`, `val!` and `gauge!` keeps.
+    pub logs: crate::debug::LogLimits,
 }
 
 impl Default for Options {
@@ -102,6 +104,7 @@ impl Default for Options {
             tokio_runtime_interval_ms: DEFAULT_TOKIO_RUNTIME_INTERVAL_MS,
             time_sampling_rate: 1.0,
             buckets: false,
+            logs: crate::debug::LogLimits::default(),
         }
     }
 }

@@ -243,6 +243,7 @@ impl Config {
                 ),
             }
         }
+        config.options.logs = config.options.logs.overlay(&env, &mut warnings);
         config.server = ServerSettings::resolve(&env, &mut warnings);
         (config, warnings)
     }

@@ -9,6 +9,7 @@
 //! collector, never on the program's threads.
 //!
 //! - `routes`: path → handler; section endpoints come from the model's section table.
+//! - `debug_logs`: `/debug/{kind}/{id}/logs`, the log records of one debug tracker.
 //! - `query`: `?limit=` and `?focus=` for any section.
 //! - `prometheus`: the text exposition of the sections' typed metric families.
 //! - `auth`: the constant-time bearer-token check.
@@ -16,6 +17,7 @@
 //! - `state`: what the workers share.
 
 mod auth;
+mod debug_logs;
 mod http;
 mod mount;
 mod pool;
@@ -33,6 +35,8 @@ use std::sync::Arc;
 pub use http::HttpRequest;
 pub use mount::{mount, ChunkedBody, Mount, MountConnection};
 // What the MCP tools read: the same snapshot and status as the endpoints.
+#[cfg(feature = "mcp")]
+pub(crate) use debug_logs::keep as keep_debug_logs;
 #[cfg(feature = "mcp")]
 pub(crate) use routes::status;
 #[cfg(feature = "mcp")]
