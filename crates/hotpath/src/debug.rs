@@ -23,6 +23,10 @@ macro_rules! into_f64 {
 
 into_f64!(f64, f32, i8, i16, i32, i64, u8, u16, u32, u64, isize, usize);
 
+// What the macros expand to (through `$crate::debug::`), and the logs for tests.
+#[cfg(feature = "hotpath")]
+pub use hotpath_engine::debug::{logs, DbgSite, GaugeSite, ValSite};
+
 /// Records a value like `std::dbg!`, into the report instead of stderr:
 /// `let y = hotpath::dbg!(x * 2);`, `let (a, b) = hotpath::dbg!(a, b);`.
 ///
@@ -43,13 +47,15 @@ into_f64!(f64, f32, i8, i16, i32, i64, u8, u16, u32, u64, isize, usize);
 #[cfg(feature = "hotpath")]
 #[macro_export]
 macro_rules! dbg {
-    () => {
-        $crate::dbg!(())
-    };
+    () => {{
+        static __HOTPATH_DBG: $crate::debug::DbgSite =
+            $crate::debug::DbgSite::new(::core::file!(), ::core::line!(), ::core::column!(), "()");
+        __HOTPATH_DBG.record(&());
+    }};
     ($value:expr $(,)?) => {
         match $value {
             value => {
-                static __HOTPATH_DBG: $crate::__private::DbgSite = $crate::__private::DbgSite::new(
+                static __HOTPATH_DBG: $crate::debug::DbgSite = $crate::debug::DbgSite::new(
                     ::core::file!(),
                     ::core::line!(),
                     ::core::column!(),
@@ -60,8 +66,20 @@ macro_rules! dbg {
             }
         }
     };
+    // Each value as above (written out: the macro does not call itself).
     ($($value:expr),+ $(,)?) => {
-        ($($crate::dbg!($value)),+,)
+        ($(match $value {
+            value => {
+                static __HOTPATH_DBG: $crate::debug::DbgSite = $crate::debug::DbgSite::new(
+                    ::core::file!(),
+                    ::core::line!(),
+                    ::core::column!(),
+                    ::core::stringify!($value),
+                );
+                __HOTPATH_DBG.record(&value);
+                value
+            }
+        }),+,)
     };
 }
 
@@ -79,7 +97,9 @@ macro_rules! dbg {
         }
     };
     ($($value:expr),+ $(,)?) => {
-        ($($crate::dbg!($value)),+,)
+        ($(match $value {
+            value => value,
+        }),+,)
     };
 }
 
@@ -103,8 +123,8 @@ macro_rules! dbg {
 #[macro_export]
 macro_rules! val {
     ($key:expr $(,)?) => {{
-        static __HOTPATH_VAL: $crate::__private::ValSite =
-            $crate::__private::ValSite::new(::core::file!(), ::core::line!(), ::core::column!());
+        static __HOTPATH_VAL: $crate::debug::ValSite =
+            $crate::debug::ValSite::new(::core::file!(), ::core::line!(), ::core::column!());
         $crate::ValHandle::__new(__HOTPATH_VAL.handle(::core::convert::AsRef::<str>::as_ref(&$key)))
     }};
 }
@@ -127,8 +147,8 @@ macro_rules! val {
 ///
 /// Each key is a row of the `debug` section with its current, minimum and maximum
 /// value, update count and last 64 values; `GET /debug/gauge/{id}/logs` serves its
-/// last operations, and `/metrics` exports `hotpath_gauge{key="..."}` with
-/// `hotpath_gauge_min` and `hotpath_gauge_max`. `inc` and `dec` on a gauge never set
+/// last operations, and `/metrics` exports `hotpath_tracker_value{key="..."}` with
+/// `hotpath_tracker_value_min` and `_max`. `inc` and `dec` on a gauge never set
 /// start from 0. Keys, limits and recording as for [`val!`](crate::val).
 ///
 /// Cost, feature on: finding the entry as for `val!`; an update then writes a few
@@ -140,8 +160,8 @@ macro_rules! val {
 #[macro_export]
 macro_rules! gauge {
     ($key:expr $(,)?) => {{
-        static __HOTPATH_GAUGE: $crate::__private::GaugeSite =
-            $crate::__private::GaugeSite::new(::core::file!(), ::core::line!(), ::core::column!());
+        static __HOTPATH_GAUGE: $crate::debug::GaugeSite =
+            $crate::debug::GaugeSite::new(::core::file!(), ::core::line!(), ::core::column!());
         $crate::GaugeHandle::__new(__HOTPATH_GAUGE.handle(::core::convert::AsRef::<str>::as_ref(&$key)))
     }};
 }

@@ -266,14 +266,14 @@ pub use hotpath_macros::rw_lock;
 
 pub mod wrap;
 
-mod debug;
+#[doc(hidden)]
+pub mod debug;
 pub use debug::{GaugeHandle, IntoF64, ValHandle};
 
 /// Items the macro expansions refer to. Not a public API.
 #[cfg(feature = "hotpath")]
 #[doc(hidden)]
 pub mod __private {
-    pub use hotpath_engine::debug::{DbgSite, GaugeSite, ValSite};
     #[cfg(feature = "threads")]
     pub use hotpath_engine::sample_threads;
     #[cfg(feature = "hotpath-alloc")]

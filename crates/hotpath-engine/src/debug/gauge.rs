@@ -9,8 +9,9 @@ use hotpath_model::{DebugLog, GaugeRow};
 
 use super::keyed::{Keyed, KeyedEntry};
 use super::limits::{self, Timebase};
+use super::location::Location;
 use super::ring::{Record, Ring};
-use super::site::{KeySite, Location};
+use super::site::KeySite;
 use super::text;
 use crate::sync::lock;
 use crate::{clock, memory, switch};
@@ -226,5 +227,37 @@ impl GaugeRef {
     #[inline]
     pub fn dec(&self, delta: f64) {
         self.update(Op::Dec, delta);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static HERE: Location = Location::new("src/lib.rs", 1, 1);
+
+    #[test]
+    fn operations_min_max_history_and_logs() {
+        let gauge = GaugeEntry::create(7, "queue", false);
+        let time = Timebase::now();
+        assert!(gauge.row(time).is_none(), "no row before the first update");
+        gauge.apply(Op::Inc, 2.0, &HERE, None);
+        gauge.apply(Op::Dec, 5.0, &HERE, None);
+        gauge.apply(Op::Set, 10.0, &HERE, None);
+        let row = gauge.row(time).unwrap();
+        assert_eq!((row.current, row.min, row.max, row.updates), (10.0, -3.0, 10.0, 3));
+        assert_eq!(row.history, [2.0, -3.0, 10.0]);
+        assert_eq!((row.file.as_str(), row.line), ("src/lib.rs", 1));
+        for i in 0..100 {
+            gauge.apply(Op::Set, f64::from(i), &HERE, Some("real-key"));
+        }
+        let row = gauge.row(time).unwrap();
+        assert_eq!(row.history.len(), HISTORY);
+        assert_eq!((row.history[0], row.history[HISTORY - 1]), (36.0, 99.0), "the last 64, oldest first");
+        let (total, logs) = gauge.logs(time);
+        assert_eq!(total, 103);
+        assert_eq!(logs.len(), limits::current().per_entry);
+        assert_eq!((logs[0].seq, logs[0].current, logs[0].op.as_deref()), (103, Some(99.0), Some("set")));
+        assert_eq!(logs[0].key.as_deref(), Some("real-key"));
     }
 }

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
-use super::limits;
+use super::limits::{self, LogLimits};
 use crate::sync::lock;
 use crate::{diag, memory};
 
@@ -46,7 +46,10 @@ impl<E: KeyedEntry> Keyed<E> {
     /// The entry for `key` (cut to the length limit), created while the limit allows
     /// (one place is kept for `<other>`), else `<other>`.
     pub(crate) fn get(&self, key: &str) -> &'static E {
-        let limits = limits::current();
+        self.get_with(key, &limits::current())
+    }
+
+    fn get_with(&self, key: &str, limits: &LogLimits) -> &'static E {
         let key = cut_key(key, limits.max_len);
         memory::untracked(|| {
             let mut inner = lock(&self.inner);
@@ -100,6 +103,53 @@ pub(crate) fn cut_key(key: &str, max: usize) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    struct Entry {
+        id: u32,
+        key: Box<str>,
+        other: bool,
+    }
+
+    static TEST: Keyed<Entry> = Keyed::new("test!");
+
+    impl KeyedEntry for Entry {
+        fn registry() -> &'static Keyed<Self> {
+            &TEST
+        }
+        fn create(id: u32, key: &str, other: bool) -> Self {
+            Self { id, key: key.into(), other }
+        }
+        fn key(&self) -> &str {
+            &self.key
+        }
+        fn is_other(&self) -> bool {
+            self.other
+        }
+    }
+
+    #[test]
+    fn keys_beyond_the_limit_fold_into_other_once() {
+        let limits = LogLimits { entries: 4, max_len: 5, ..LogLimits::default() };
+        let a = TEST.get_with("a", &limits);
+        assert!(std::ptr::eq(a, TEST.get_with("a", &limits)), "one entry per key");
+        let long = TEST.get_with("abcdefgh", &limits);
+        assert_eq!(long.key(), "abcde", "keys are cut to the length limit");
+        TEST.get_with("c", &limits);
+        let warnings = diag::report_warnings().len();
+        let other = TEST.get_with("d", &limits);
+        assert!(other.is_other() && other.key() == OTHER && other.id == 3);
+        assert!(std::ptr::eq(other, TEST.get_with("e", &limits)));
+        assert!(std::ptr::eq(a, TEST.get_with("a", &limits)), "known keys still have their entry");
+        let ids: Vec<u32> = TEST.all().iter().map(|e| e.id).collect();
+        assert_eq!(ids, [0, 1, 2, 3]);
+        assert!(TEST.by_id(3).is_some_and(Entry::is_other) && TEST.by_id(4).is_none());
+        let added: Vec<String> = diag::report_warnings().into_iter().skip(warnings).collect();
+        assert_eq!(
+            added.iter().filter(|w| w.starts_with("test! has more than 3 distinct keys")).count(),
+            1,
+            "{added:?}"
+        );
+    }
 
     #[test]
     fn keys_are_cut_at_characters() {

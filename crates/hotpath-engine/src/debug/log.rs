@@ -7,8 +7,8 @@ use std::sync::Mutex;
 use hotpath_model::DebugLog;
 
 use super::limits::{self, Timebase};
+use super::location::Location;
 use super::ring::{Record, Ring};
-use super::site::Location;
 use super::text;
 use crate::sync::lock;
 use crate::{clock, memory, switch};

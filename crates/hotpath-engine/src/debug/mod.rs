@@ -46,6 +46,7 @@
 mod gauge;
 mod keyed;
 mod limits;
+mod location;
 mod log;
 mod ring;
 mod section;
@@ -55,9 +56,10 @@ mod val;
 
 pub use gauge::{GaugeRef, GaugeSite};
 pub use limits::{LogLimits, DEFAULT_ENTRIES_LIMIT, DEFAULT_LOGS_LIMIT, DEFAULT_MAX_LOG_LEN};
+pub use location::Location;
 pub use log::LogRing;
 pub use section::logs;
-pub use site::{DbgSite, Location};
+pub use site::DbgSite;
 pub use val::{ValRef, ValSite};
 
 pub(crate) use limits::configure;

@@ -8,27 +8,10 @@ use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::Mutex;
 
 use super::keyed::{Keyed, KeyedEntry};
+use super::location::Location;
 use super::log::LogRing;
 use crate::sync::lock;
 use crate::{memory, switch};
-
-/// Where a tracker macro was written (`file!()`, `line!()`, `column!()`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Location {
-    /// Source file.
-    pub file: &'static str,
-    /// Line, from 1.
-    pub line: u32,
-    /// Column, from 1.
-    pub column: u32,
-}
-
-impl Location {
-    /// A location; `const` for statics.
-    pub const fn new(file: &'static str, line: u32, column: u32) -> Self {
-        Self { file, line, column }
-    }
-}
 
 /// A `dbg!` call site: one report row, its expression's text and its log.
 pub struct DbgSite {

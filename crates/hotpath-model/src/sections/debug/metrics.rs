@@ -1,7 +1,8 @@
-//! `debug` for the sinks: rows in report order, and its metric families. Gauges are
-//! exported as Prometheus gauges (`hotpath_gauge{key}`, with `_min` and `_max`
-//! families); non-finite values are left out (the text format has no `inf` spelling
-//! that every parser reads the same).
+//! `debug` for the sinks: rows in report order, and its metric families. `gauge!` keys
+//! are Prometheus gauges `hotpath_tracker_value{key}` with `_min` and `_max` families
+//! (promtool rejects a family name containing its type, so not `hotpath_gauge`);
+//! non-finite values are left out (the text format has no `inf` spelling that every
+//! parser reads the same).
 
 use crate::export::{Families, Family, MetricKind};
 use crate::meta::Meta;
@@ -15,12 +16,16 @@ impl SectionData for DebugTrackers {
     }
 
     fn metrics(&self, out: &mut Families) {
-        let mut current = Family::new("hotpath_gauge", MetricKind::Gauge, "Current value of each gauge! key.");
-        let mut min = Family::new("hotpath_gauge_min", MetricKind::Gauge, "Smallest value each gauge! key held.");
-        let mut max = Family::new("hotpath_gauge_max", MetricKind::Gauge, "Largest value each gauge! key held.");
-        let mut updates =
-            Family::new("hotpath_gauge_updates_total", MetricKind::Counter, "set, inc and dec calls per gauge! key.");
-        let mut vals = Family::new("hotpath_val_updates_total", MetricKind::Counter, "Values set per val! key.");
+        let mut current = Family::new("hotpath_tracker_value", MetricKind::Gauge, "Current value of each gauge! key.");
+        let mut min =
+            Family::new("hotpath_tracker_value_min", MetricKind::Gauge, "Smallest value each gauge! key held.");
+        let mut max =
+            Family::new("hotpath_tracker_value_max", MetricKind::Gauge, "Largest value each gauge! key held.");
+        let mut updates = Family::new(
+            "hotpath_tracker_updates_total",
+            MetricKind::Counter,
+            "Updates per key: gauge! set, inc and dec calls, val! values set.",
+        );
         let mut dbgs =
             Family::new("hotpath_dbg_calls_total", MetricKind::Counter, "Values recorded per dbg! call site.");
         for row in &self.rows {
@@ -32,10 +37,10 @@ impl SectionData for DebugTrackers {
                             family.value(&l, v);
                         }
                     }
-                    updates.value(&l, r.updates as f64);
+                    updates.value(&[("tracker", "gauge"), ("key", r.name.as_str())], r.updates as f64);
                 }
                 DebugRow::Val(r) => {
-                    vals.value(&[("key", r.name.as_str())], r.count as f64);
+                    updates.value(&[("tracker", "val"), ("key", r.name.as_str())], r.count as f64);
                 }
                 DebugRow::Dbg(r) => {
                     let source = format!("{}:{}:{}", r.file, r.line, r.column);
@@ -43,7 +48,7 @@ impl SectionData for DebugTrackers {
                 }
             }
         }
-        out.extend([current, min, max, updates, vals, dbgs]);
+        out.extend([current, min, max, updates, dbgs]);
     }
 
     fn row_names(&self) -> Vec<&str> {
@@ -76,9 +81,10 @@ mod tests {
         let mut families = Families::new();
         section.metrics(&mut families);
         let family = |name: &str| families.iter().find(|f| f.name == name).unwrap();
-        assert_eq!(family("hotpath_gauge").series.len(), 1, "NaN is left out");
-        assert_eq!(family("hotpath_gauge_min").series.len(), 2);
-        assert_eq!(family("hotpath_gauge_updates_total").kind, MetricKind::Counter);
-        assert_eq!(family("hotpath_gauge").series[0].labels, [("key", "q".to_string())]);
+        assert_eq!(family("hotpath_tracker_value").series.len(), 1, "NaN is left out");
+        assert_eq!(family("hotpath_tracker_value_min").series.len(), 2);
+        assert_eq!(family("hotpath_tracker_updates_total").kind, MetricKind::Counter);
+        assert_eq!(family("hotpath_tracker_value").series[0].labels, [("key", "q".to_string())]);
+        assert!(families.iter().all(|f| !f.name.contains("gauge")), "promtool: no type in a family name");
     }
 }
