@@ -14,7 +14,10 @@ const TREND_POINTS: usize = 16;
 impl DebugTrackers {
     /// `dbg!`, `val!` and `gauge!` as three stacked tables; a kind without rows is left out.
     pub(crate) fn table(&self, meta: &Meta) -> String {
-        let ago = |at_ns: u64| format!("{} ago", format_duration_ns(meta.wall_ns.saturating_sub(at_ns)));
+        let ago = |at_ns: u64| match meta.wall_ns.saturating_sub(at_ns) {
+            0 => "now".to_string(),
+            ns => format!("{} ago", format_duration_ns(ns)),
+        };
         let mut dbg = Table::new(["Expression", "Source", "Calls", "Value", "Thread", "Last"]);
         let mut val = Table::new(["Key", "Updates", "Value", "Source", "Thread", "Last"]);
         let mut gauge = Table::new(["Key", "Current", "Min", "Max", "Updates", "Trend", "Last"]);
