@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{command, json_report, run, stderr, stdout};
+use common::{command, run, stderr, stdout};
 
 /// Runs `case_debug` with `args` and the given environment; must succeed.
 fn case(args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
@@ -26,6 +26,7 @@ fn off_the_program_runs_and_reports_nothing() {
 
 #[cfg(feature = "hotpath")]
 mod on {
+    use super::common::json_report;
     use super::*;
     use serde_json::Value;
 
