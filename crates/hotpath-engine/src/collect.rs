@@ -24,6 +24,8 @@ pub fn start(options: &Options) {
     crate::threads::start(std::time::Duration::from_millis(options.threads_interval_ms), crate::os::current_tid());
     #[cfg(feature = "tokio")]
     crate::tokio_runtime::start(std::time::Duration::from_millis(options.tokio_runtime_interval_ms));
+    // Last: log times count from here, as close as possible to the session's start.
+    crate::debug::configure(&options.logs);
 }
 
 /// Zeroes what the instruments measured, for a session after the first: per-thread
@@ -113,6 +115,7 @@ fn collect_one(report: &mut Report, section: Section, s: &Sources<'_>) {
         #[cfg(feature = "tokio")]
         Section::TokioRuntime => report.tokio_runtime = crate::tokio_runtime::section(options),
         Section::Io => report.io = io::section(&s.io, ratio, options),
+        Section::Debug => report.debug = crate::debug::section(options),
         // Compiled out: the feature that measures it is off.
         #[allow(unreachable_patterns)]
         _ => report.remove(section),

@@ -17,6 +17,7 @@ mod clock;
 mod collect;
 #[cfg(feature = "cpu")]
 mod cpu;
+pub mod debug;
 pub mod diag;
 mod durations;
 mod entries;

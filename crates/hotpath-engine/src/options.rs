@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 use std::str::FromStr;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 /// Percentile columns when none are configured.
 pub const DEFAULT_PERCENTILES: [f64; 3] = [50.0, 95.0, 99.0];
@@ -87,52 +87,36 @@ pub struct Options {
     pub time_sampling: [f64; 6],
     /// Duration sections carry fixed buckets (live snapshots, for Prometheus histograms).
     pub buckets: bool,
-    /// Keys per run-time-keyed map (SQL queries, HTTP endpoints, routes, `val!` keys)
-    /// before further keys fold into `<other>` (`HOTPATH_ENTRIES_LIMIT`).
-    pub entries_limit: usize,
-    /// Values kept per logged entry (`HOTPATH_LOGS_LIMIT`).
-    pub logs_limit: usize,
-    /// Characters of one logged `Debug` value (`HOTPATH_MAX_LOG_LEN`).
-    pub max_log_len: usize,
+    /// What the log store (`dbg!`, `val!`, `gauge!`, `log = true`) keeps and how many
+    /// keys a run-time-keyed map holds (`HOTPATH_LOGS_LIMIT`, `HOTPATH_MAX_LOG_LEN`,
+    /// `HOTPATH_ENTRIES_LIMIT`).
+    pub logs: crate::debug::LogLimits,
     /// Show the profiler's own `hp-*` threads (`HOTPATH_SHOW_INTERNAL_THREADS`).
     pub show_internal_threads: bool,
     /// Attribute work done while serving an HTTP request to its route (`HOTPATH_ROUTE_SCOPE`).
     pub route_scope: bool,
 }
 
-/// Keys per run-time-keyed map when `HOTPATH_ENTRIES_LIMIT` is not set.
-pub const DEFAULT_ENTRIES_LIMIT: usize = 1000;
-/// Values kept per logged entry when `HOTPATH_LOGS_LIMIT` is not set.
-pub const DEFAULT_LOGS_LIMIT: usize = 50;
-/// Characters of one logged value when `HOTPATH_MAX_LOG_LEN` is not set.
-pub const DEFAULT_MAX_LOG_LEN: usize = 1536;
-
-static ENTRIES_LIMIT: AtomicUsize = AtomicUsize::new(DEFAULT_ENTRIES_LIMIT);
-static LOGS_LIMIT: AtomicUsize = AtomicUsize::new(DEFAULT_LOGS_LIMIT);
-static MAX_LOG_LEN: AtomicUsize = AtomicUsize::new(DEFAULT_MAX_LOG_LEN);
 static ROUTE_SCOPE: AtomicBool = AtomicBool::new(true);
 
-/// Publishes the limits instruments read while recording (set when a session starts).
+/// Publishes what instruments read while recording (set when a session starts).
 pub(crate) fn publish(options: &Options) {
-    ENTRIES_LIMIT.store(options.entries_limit, Relaxed);
-    LOGS_LIMIT.store(options.logs_limit, Relaxed);
-    MAX_LOG_LEN.store(options.max_log_len, Relaxed);
     ROUTE_SCOPE.store(options.route_scope, Relaxed);
 }
 
-/// Keys per run-time-keyed map before `<other>`.
+/// Keys per run-time-keyed map before `<other>` (`HOTPATH_ENTRIES_LIMIT`).
 pub fn entries_limit() -> usize {
-    ENTRIES_LIMIT.load(Relaxed)
+    crate::debug::current_limits().entries
 }
 
-/// Values kept per logged entry.
+/// Values kept per logged entry (`HOTPATH_LOGS_LIMIT`).
 pub fn logs_limit() -> usize {
-    LOGS_LIMIT.load(Relaxed)
+    crate::debug::current_limits().per_entry
 }
 
-/// Characters of one logged value.
+/// Characters of one logged value (`HOTPATH_MAX_LOG_LEN`).
 pub fn max_log_len() -> usize {
-    MAX_LOG_LEN.load(Relaxed)
+    crate::debug::current_limits().max_len
 }
 
 /// Whether work done while serving an HTTP request is attributed to its route.
@@ -155,9 +139,7 @@ impl Default for Options {
             tokio_runtime_interval_ms: DEFAULT_TOKIO_RUNTIME_INTERVAL_MS,
             time_sampling: [1.0; 6],
             buckets: false,
-            entries_limit: DEFAULT_ENTRIES_LIMIT,
-            logs_limit: DEFAULT_LOGS_LIMIT,
-            max_log_len: DEFAULT_MAX_LOG_LEN,
+            logs: crate::debug::LogLimits::default(),
             show_internal_threads: false,
             route_scope: true,
         }

@@ -37,6 +37,7 @@ pub use render::render_table;
 pub use report::{Report, ReportError, Section, SectionDef, SCHEMA_VERSION, SECTIONS};
 pub use section::{keep_rows, SectionData, Tab};
 pub use sections::channels::{ChannelRow, Channels};
+pub use sections::debug::{DbgRow, DebugLog, DebugLogs, DebugRow, DebugTrackers, GaugeRow, TrackerKind, ValRow};
 pub use sections::functions_alloc::{FunctionAlloc, FunctionsAlloc};
 pub use sections::functions_cpu::{FunctionCpu, FunctionsCpu};
 pub use sections::functions_timing::{FunctionTiming, FunctionsTiming};

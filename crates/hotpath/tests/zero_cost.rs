@@ -86,6 +86,19 @@ fn tokio_runtime_off_needs_no_tokio_and_on_asks_for_the_feature() {
 }
 
 #[test]
+fn debug_trackers_off_need_no_debug_and_on_record() {
+    let off = cargo(&["run", "--quiet", "--bin", "trackers"]);
+    assert_eq!(String::from_utf8_lossy(&off.stdout), "job=7 b=2 key=job-7\n");
+    assert_eq!(String::from_utf8_lossy(&off.stderr), "");
+    let on = cargo(&["run", "--quiet", "--bin", "trackers", "--features", "hotpath"]);
+    let text = String::from_utf8_lossy(&on.stdout);
+    assert!(text.starts_with("job=7 b=2 key=job-7\n[hotpath] Profile of trackers::main: "), "{text}");
+    for row in ["| Job(7)", "| job-7 ", "| depth "] {
+        assert!(text.contains(row), "missing {row} in:\n{text}");
+    }
+}
+
+#[test]
 fn specification_snippet_runs_both_ways() {
     // The threads seed: `#[hotpath::main] fn main() {}` with its Cargo.toml features.
     let off = cargo(&["run", "--quiet", "--bin", "seed"]);

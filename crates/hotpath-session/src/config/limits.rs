@@ -44,6 +44,10 @@ pub(crate) fn groups() -> Vec<&'static str> {
 impl Limits {
     /// Rows of `section` to show.
     pub(crate) fn of(&self, section: Section) -> usize {
+        // The trackers are few and asked for by name: never cut (as the seed system does).
+        if section == Section::Debug {
+            return 0;
+        }
         let g = group(section);
         self.groups.get(g).copied().or(self.global).unwrap_or(match g {
             "functions" => FUNCTIONS_DEFAULT,

@@ -70,28 +70,28 @@ pub(super) const REPORT_VARIABLES: &[Variable] = &[
     Variable {
         name: "HOTPATH_ENTRIES_LIMIT",
         apply: |c, v| {
-            c.options.entries_limit = number(v, 1..=1_000_000, "is not a number of keys in 1..=1000000")?;
+            c.options.logs.entries = number(v, 1..=1_000_000, "is not a number in 1..=1000000")?;
             Ok(())
         },
-        kept: |c| c.options.entries_limit.to_string(),
+        kept: |c| c.options.logs.entries.to_string(),
         secret: false,
     },
     Variable {
         name: "HOTPATH_LOGS_LIMIT",
         apply: |c, v| {
-            c.options.logs_limit = number(v, 0..=100_000, "is not a number of entries in 0..=100000")?;
+            c.options.logs.per_entry = number(v, 0..=100_000, "is not a number in 0..=100000")?;
             Ok(())
         },
-        kept: |c| c.options.logs_limit.to_string(),
+        kept: |c| c.options.logs.per_entry.to_string(),
         secret: false,
     },
     Variable {
         name: "HOTPATH_MAX_LOG_LEN",
         apply: |c, v| {
-            c.options.max_log_len = number(v, 16..=1_048_576, "is not a length in 16..=1048576")?;
+            c.options.logs.max_len = number(v, 8..=1_048_576, "is not a number in 8..=1048576")?;
             Ok(())
         },
-        kept: |c| c.options.max_log_len.to_string(),
+        kept: |c| c.options.logs.max_len.to_string(),
         secret: false,
     },
     Variable {

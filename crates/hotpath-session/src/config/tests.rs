@@ -208,3 +208,19 @@ fn an_unusable_token_fails_closed_without_showing_it() {
     let (c, _) = resolve(MainConfig::new("m"), &[("HOTPATH_AUTH_TOKEN", "ok-token")]);
     assert!(!c.server.refuse_all && c.server.token.as_deref() == Some("ok-token"));
 }
+
+#[test]
+fn log_limits_warn_and_keep() {
+    let (c, w) = resolve(
+        MainConfig::new("m"),
+        &[("HOTPATH_LOGS_LIMIT", "7"), ("HOTPATH_MAX_LOG_LEN", "3"), ("HOTPATH_ENTRIES_LIMIT", "many")],
+    );
+    assert_eq!((c.options.logs.per_entry, c.options.logs.max_len, c.options.logs.entries), (7, 1536, 1000));
+    assert_eq!(
+        w,
+        [
+            "HOTPATH_ENTRIES_LIMIT=\"many\" is not a number in 1..=1000000; using 1000",
+            "HOTPATH_MAX_LOG_LEN=\"3\" is not a number in 8..=1048576; using 1536",
+        ]
+    );
+}

@@ -71,6 +71,7 @@ sections! {
     Threads => "threads",
     TokioRuntime => "tokio_runtime",
     Io => "io",
+    Debug => "debug",
 }
 
 impl FromStr for Section {
