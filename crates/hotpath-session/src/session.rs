@@ -124,6 +124,7 @@ extern "C" fn in_forked_child() {
 }
 
 /// Writes the final report of the running session, if any (signals, `process::exit`).
+#[cfg(unix)]
 pub(crate) fn finish(end: End) {
     if let Some(session) = current() {
         finish_session(session.id, end);

@@ -31,6 +31,7 @@ pub(crate) fn after(id: u64, delay: Duration, finish: fn(u64, End)) {
 }
 
 /// Called in a freshly forked child (async-signal-safe: one store).
+#[cfg(unix)]
 pub(crate) fn forget_in_child() {
     IN_FORKED_CHILD.store(true, Relaxed);
 }
