@@ -22,8 +22,8 @@ pub(crate) fn section(limit: usize, show_internal: bool) -> Option<Threads> {
                 row.name = t.name.clone();
                 row.tid = tid;
                 row.status = t.state.as_str().to_string();
-                row.cpu_percent = t.cpu_percent;
-                row.max_cpu_percent = t.max_cpu_percent;
+                row.cpu_percent = t.cpu_percent.map(round2);
+                row.max_cpu_percent = t.max_cpu_percent.map(round2);
                 row.cpu_user_ns = t.user_ns;
                 row.cpu_sys_ns = t.sys_ns;
                 #[cfg(feature = "alloc")]
@@ -40,7 +40,7 @@ pub(crate) fn section(limit: usize, show_internal: bool) -> Option<Threads> {
             row.name = e.name.clone();
             row.tid = e.tid;
             row.status = "Exited".to_string();
-            row.max_cpu_percent = e.max_cpu_percent;
+            row.max_cpu_percent = e.max_cpu_percent.map(round2);
             row.cpu_user_ns = e.user_ns;
             row.cpu_sys_ns = e.sys_ns;
             #[cfg(feature = "alloc")]
@@ -74,4 +74,9 @@ pub(crate) fn section(limit: usize, show_internal: bool) -> Option<Threads> {
         }
         section
     })
+}
+
+/// Percentages to two decimals: a sampled CPU share has no more precision than that.
+fn round2(percent: f64) -> f64 {
+    (percent * 100.0).round() / 100.0
 }
