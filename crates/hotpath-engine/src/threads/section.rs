@@ -16,7 +16,7 @@ pub(crate) fn section(limit: usize, show_internal: bool) -> Option<Threads> {
         let mut rows: Vec<ThreadRow> = history
             .threads
             .iter()
-            .filter(|(_, t)| show_internal || !t.name.starts_with("hp-"))
+            .filter(|(&tid, t)| show_internal || !super::is_profiler_thread(tid, &t.name))
             .map(|(&tid, t)| {
                 let mut row = ThreadRow::default();
                 row.name = t.name.clone();
@@ -35,7 +35,7 @@ pub(crate) fn section(limit: usize, show_internal: bool) -> Option<Threads> {
                 row
             })
             .collect();
-        rows.extend(history.exited.kept.iter().filter(|e| show_internal || !e.name.starts_with("hp-")).map(|e| {
+        rows.extend(history.exited.kept.iter().filter(|e| show_internal || !super::is_profiler_thread(e.tid, &e.name)).map(|e| {
             let mut row = ThreadRow::default();
             row.name = e.name.clone();
             row.tid = e.tid;
