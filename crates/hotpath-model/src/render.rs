@@ -33,6 +33,9 @@ pub fn render_table(report: &Report) -> String {
             format_count(meta.negative_intervals)
         ));
     }
+    if let Some(line) = still_running(report) {
+        out.push_str(&line);
+    }
     if !report.user_metadata.is_empty() {
         let mut table = crate::grid::Table::new(["Key", "Value"]);
         for (k, v) in &report.user_metadata {
@@ -49,6 +52,22 @@ pub fn render_table(report: &Report) -> String {
         out = crate::grid::compact(&out);
     }
     out
+}
+
+/// On an end that interrupts the program (signal, timeout, `process::exit`, panic),
+/// which measured functions were still running and for how long.
+fn still_running(report: &Report) -> Option<String> {
+    if report.meta.ended_by == "main_returned" {
+        return None;
+    }
+    let rows = report.functions_timing.as_ref()?.rows.iter().filter(|r| r.active > 0 && r.name != report.meta.caller);
+    let items: Vec<String> = rows
+        .map(|r| {
+            let age = r.oldest_active_ns.map_or(String::new(), |ns| format!(" for {}", format_duration_ns(ns)));
+            format!("{} ({} running{age})", crate::grid::clean(&r.name), format_count(r.active))
+        })
+        .collect();
+    (!items.is_empty()).then(|| format!("[hotpath] still running when the report was written: {}\n", items.join(", ")))
 }
 
 fn ended_by(reason: &str) -> &str {

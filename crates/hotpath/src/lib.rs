@@ -73,8 +73,21 @@
 //!
 //! ## Features
 //!
-//! `hotpath` turns the macros into instrumentation. `tokio` adds tokio's async I/O
-//! traits to [`io!`] wrappers; without `hotpath` it compiles nothing.
+//! | Feature | What it adds |
+//! |---|---|
+//! | `hotpath` | the instrumentation: macros expand to measurements, the engine, session and live crates are linked; without it nothing of hotpath is compiled in |
+//! | `hotpath-alloc` | per-function and per-thread allocations; `#[hotpath::main]` installs a counting global allocator (implies `hotpath`) |
+//! | `hotpath-cpu` | in-process CPU sampling (Linux): `functions-cpu`, folded stacks, flamegraph, pprof (implies `hotpath`) |
+//! | `hotpath-mcp` | MCP for AI agents at `/mcp` on the live server (implies `hotpath` and `live`) |
+//! | `threads` (default) | the threads view |
+//! | `live` (default) | the live HTTP server (JSON per section, `/metrics`); leave it out to compile no HTTP code |
+//! | `tokio` | `tokio_runtime!()`, `io!` over tokio's async traits, tokio's channels and locks, `hotpath::wrap::tokio` |
+//! | `futures`, `crossbeam`, `flume`, `async-channel`, `parking_lot` | those crates' channels and locks for `channel!`, `mutex!`, `rw_lock!` and `hotpath::wrap` |
+//!
+//! Put backend features (`tokio`, ...) on the dependency line and forward only the
+//! profiling ones (`hotpath`, `hotpath-alloc`, `hotpath-cpu`) from your own features:
+//! backends compile nothing of hotpath's without `hotpath`, and keep `hotpath::wrap`
+//! names valid in every mode.
 
 #![deny(missing_docs)]
 #![warn(unreachable_pub)]

@@ -48,6 +48,9 @@ pin_project_lite::pin_project! {
             // SAFETY: a non-null recorder is valid on this thread until its exit hook runs.
             if let Some(cell) = unsafe { recorder::current().as_ref() }.and_then(|r| r.cell(this.site.id())) {
                 cell.cancel();
+                if *this.state == State::Running {
+                    cell.stop_running();
+                }
             }
         }
     }
@@ -105,6 +108,7 @@ impl<F: Future> Future for MeasuredFuture<F> {
         if *this.state == State::NotPolled {
             *this.start = frame.start.ticks;
             *this.state = State::Running;
+            cell.start_running();
         }
         let result = inner.poll(cx);
         let (end, inclusive, exclusive) = frame.end();
@@ -112,6 +116,7 @@ impl<F: Future> Future for MeasuredFuture<F> {
         *this.exclusive = this.exclusive.plus(exclusive);
         if result.is_ready() {
             *this.state = State::Done;
+            cell.stop_running();
             // First poll and last poll may run on CPUs whose counters disagree.
             cell.complete_async(crate::clock::elapsed(*this.start, end), *this.inclusive, *this.exclusive);
         }

@@ -32,12 +32,13 @@ impl FnGuard {
             switch::count_dropped();
             return Self::inactive();
         };
-        cell.enter();
         #[cfg(all(feature = "cpu", target_os = "linux"))]
         crate::cpu::stack::push(id);
         // SAFETY: as above.
         let saved = unsafe { &*recorder }.push_frame();
-        Self { recorder, cell, saved, start: Usage::now() }
+        let start = Usage::now();
+        cell.enter(start.ticks);
+        Self { recorder, cell, saved, start }
     }
 
     /// A call time sampling leaves untimed: counted in its cell, no clock read.

@@ -16,14 +16,14 @@ pub(crate) fn section(limit: usize, show_internal: bool) -> Option<Threads> {
         let mut rows: Vec<ThreadRow> = history
             .threads
             .iter()
-            .filter(|(_, t)| show_internal || !t.name.starts_with("hp-"))
+            .filter(|(&tid, t)| show_internal || !super::is_profiler_thread(tid, &t.name))
             .map(|(&tid, t)| {
                 let mut row = ThreadRow::default();
                 row.name = t.name.clone();
                 row.tid = tid;
                 row.status = t.state.as_str().to_string();
-                row.cpu_percent = t.cpu_percent;
-                row.max_cpu_percent = t.max_cpu_percent;
+                row.cpu_percent = t.cpu_percent.map(round2);
+                row.max_cpu_percent = t.max_cpu_percent.map(round2);
                 row.cpu_user_ns = t.user_ns;
                 row.cpu_sys_ns = t.sys_ns;
                 #[cfg(feature = "alloc")]
@@ -35,12 +35,12 @@ pub(crate) fn section(limit: usize, show_internal: bool) -> Option<Threads> {
                 row
             })
             .collect();
-        rows.extend(history.exited.kept.iter().filter(|e| show_internal || !e.name.starts_with("hp-")).map(|e| {
+        rows.extend(history.exited.kept.iter().filter(|e| show_internal || !super::is_profiler_thread(e.tid, &e.name)).map(|e| {
             let mut row = ThreadRow::default();
             row.name = e.name.clone();
             row.tid = e.tid;
             row.status = "Exited".to_string();
-            row.max_cpu_percent = e.max_cpu_percent;
+            row.max_cpu_percent = e.max_cpu_percent.map(round2);
             row.cpu_user_ns = e.user_ns;
             row.cpu_sys_ns = e.sys_ns;
             #[cfg(feature = "alloc")]
@@ -74,4 +74,9 @@ pub(crate) fn section(limit: usize, show_internal: bool) -> Option<Threads> {
         }
         section
     })
+}
+
+/// Percentages to two decimals: a sampled CPU share has no more precision than that.
+fn round2(percent: f64) -> f64 {
+    (percent * 100.0).round() / 100.0
 }

@@ -15,6 +15,11 @@ impl FunctionsTiming {
         let mut header = vec!["Function".to_string(), "Calls".into(), "Avg".into()];
         header.extend(meta.percentiles.iter().map(|p| percentile_label(*p).to_uppercase()));
         header.extend(["Total".into(), "% Total".into(), "Self".into(), "% Self".into()]);
+        // Calls still running, only when some are: a loop that never returns shows here.
+        let running = self.rows.iter().any(|r| r.active > 0);
+        if running {
+            header.push("Running".into());
+        }
         let mut table = Table::new(header);
         for row in &self.rows {
             let calls = match row.timed_calls {
@@ -34,6 +39,9 @@ impl FunctionsTiming {
                 format_duration_ns(row.self_ns),
                 format_percent(row.self_ns, wall),
             ]);
+            if running {
+                cells.push(running_cell(row.active, row.oldest_active_ns));
+            }
             table.row(cells);
         }
         let calls: u64 = self.rows.iter().map(|r| r.calls).sum();
@@ -48,5 +56,14 @@ impl FunctionsTiming {
             &summary,
             &table,
         )
+    }
+}
+
+/// `2 (oldest 3.20 s)`, or `-` when none run.
+pub(crate) fn running_cell(active: u64, oldest_ns: Option<u64>) -> String {
+    match (active, oldest_ns) {
+        (0, _) => "-".into(),
+        (n, Some(ns)) => format!("{} (oldest {})", format_count(n), format_duration_ns(ns)),
+        (n, None) => format_count(n),
     }
 }
