@@ -35,22 +35,26 @@ pub(crate) fn section(limit: usize, show_internal: bool) -> Option<Threads> {
                 row
             })
             .collect();
-        rows.extend(history.exited.kept.iter().filter(|e| show_internal || !super::is_profiler_thread(e.tid, &e.name)).map(|e| {
-            let mut row = ThreadRow::default();
-            row.name = e.name.clone();
-            row.tid = e.tid;
-            row.status = "Exited".to_string();
-            row.max_cpu_percent = e.max_cpu_percent.map(round2);
-            row.cpu_user_ns = e.user_ns;
-            row.cpu_sys_ns = e.sys_ns;
-            #[cfg(feature = "alloc")]
-            {
-                let (alloc, free) = e.allocs.unwrap_or_default();
-                row.alloc_bytes = Some(alloc);
-                row.dealloc_bytes = Some(free);
-            }
-            row
-        }));
+        rows.extend(
+            history.exited.kept.iter().filter(|e| show_internal || !super::is_profiler_thread(e.tid, &e.name)).map(
+                |e| {
+                    let mut row = ThreadRow::default();
+                    row.name = e.name.clone();
+                    row.tid = e.tid;
+                    row.status = "Exited".to_string();
+                    row.max_cpu_percent = e.max_cpu_percent.map(round2);
+                    row.cpu_user_ns = e.user_ns;
+                    row.cpu_sys_ns = e.sys_ns;
+                    #[cfg(feature = "alloc")]
+                    {
+                        let (alloc, free) = e.allocs.unwrap_or_default();
+                        row.alloc_bytes = Some(alloc);
+                        row.dealloc_bytes = Some(free);
+                    }
+                    row
+                },
+            ),
+        );
         rows.sort_by(|a, b| {
             (b.cpu_user_ns + b.cpu_sys_ns).cmp(&(a.cpu_user_ns + a.cpu_sys_ns)).then(a.tid.cmp(&b.tid))
         });
