@@ -22,6 +22,20 @@ pub type Future<F> = hotpath_engine::MeasuredFuture<F>;
 #[cfg(not(feature = "hotpath"))]
 pub type Future<F> = F;
 
+/// `future!(.., log = true)`'s output: `LoggedFuture<F>` on, `F` off.
+#[cfg(feature = "hotpath")]
+pub type LoggedFuture<F> = hotpath_engine::LoggedFuture<F>;
+/// `future!(.., log = true)`'s output: `LoggedFuture<F>` on, `F` off.
+#[cfg(not(feature = "hotpath"))]
+pub type LoggedFuture<F> = F;
+
+/// `stream!(.., log = true)`'s output: `LoggedStream<S>` on, `S` off.
+#[cfg(feature = "hotpath")]
+pub type LoggedStream<S> = hotpath_engine::LoggedStream<S>;
+/// `stream!(.., log = true)`'s output: `LoggedStream<S>` on, `S` off.
+#[cfg(not(feature = "hotpath"))]
+pub type LoggedStream<S> = S;
+
 /// `stream!`'s output: `MeasuredStream<S>` on, `S` off.
 #[cfg(feature = "hotpath")]
 pub type Stream<S> = hotpath_engine::MeasuredStream<S>;

@@ -3,6 +3,7 @@
 //! environment value is one warning line and the value from the parameters (or the
 //! default) is kept.
 
+mod main_params;
 mod overlay;
 #[cfg(test)]
 mod tests;
@@ -23,12 +24,22 @@ pub struct MainConfig {
     limit: Option<usize>,
     output_path: Option<&'static str>,
     cpu_output: Option<&'static str>,
+    /// `report` and the per-section limits (stubs in `main_params.rs`).
+    params: main_params::MainParams,
 }
 
 impl MainConfig {
     /// Configuration for a program whose main function is `caller`.
     pub const fn new(caller: &'static str) -> Self {
-        Self { caller, percentiles: None, format: None, limit: None, output_path: None, cpu_output: None }
+        Self {
+            caller,
+            percentiles: None,
+            format: None,
+            limit: None,
+            output_path: None,
+            cpu_output: None,
+            params: main_params::MainParams::new(),
+        }
     }
 
     /// Percentile columns, each in 0..=100.
