@@ -75,6 +75,17 @@ impl Store {
     }
 }
 
+/// A generic type: whether `T: Debug` is unknown inside the methods, so
+/// `measure_all(log = true)` logs nothing for them, and still compiles.
+struct Holder<T>(T);
+
+#[hotpath::measure_all(log = true)]
+impl<T: Clone> Holder<T> {
+    fn get(&self) -> T {
+        self.0.clone()
+    }
+}
+
 trait Speak {
     #[hotpath::measure(log = true)]
     fn speak(&self) -> String {
@@ -138,6 +149,8 @@ fn exercise() -> Vec<String> {
     let mut store = Store { names: vec!["a".into()] };
     store.first().push('b');
     let _ = store.opaque();
+    let _ = Holder(String::new()).get();
+    let _ = Holder(5u8).get();
     out.push(format!("{} {} {}", store.names[0], block_on(store.count()), store.speak()));
 
     // measure_block!: literal and expression labels; the value is returned.
@@ -298,6 +311,8 @@ fn check_report() {
     assert_eq!(texts("functions", "macro_forms::Store::first"), ["\"a\""]);
     assert_eq!(texts("functions", "macro_forms::Store::count"), ["1"]);
     assert_eq!(texts("functions", "macro_forms::Store::opaque"), Vec::<String>::new());
+    assert_eq!(calls("macro_forms::Holder::get"), Some(2));
+    assert_eq!(texts("functions", "macro_forms::Holder::get"), Vec::<String>::new());
     assert_eq!(texts("channels", "forms-worker-1"), ["Job(1)"]);
     assert_eq!(texts("channels", "forms-bounded"), ["5"]);
     assert_eq!(texts("channels", "forms-iter"), Vec::<String>::new(), "no log without log = true");

@@ -138,7 +138,7 @@ mod tests {
 
     use super::super::instance::{Flavor, Instance};
     use super::ChannelEntry;
-    use crate::functions::{LogSlot, Metric};
+    use crate::functions::Metric;
 
     #[test]
     fn instances_close_in_any_order_by_their_slot() {

@@ -2,7 +2,7 @@
 
 use proc_macro::TokenStream;
 
-use super::{is_path, quoted, string, unknown, wrong_kind};
+use super::common::{is_path, quoted, string, unknown, wrong_kind};
 use crate::args::{self, Arg, Value};
 use crate::error::{Collector, Error, Errors};
 use crate::note::Note;

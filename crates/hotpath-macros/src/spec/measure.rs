@@ -3,7 +3,7 @@
 
 use proc_macro::TokenStream;
 
-use super::{boolean, label_value, string, unknown};
+use super::common::{boolean, label_value, string, unknown};
 use crate::args::{self, Arg};
 use crate::error::{Collector, Error, Errors};
 

@@ -2,7 +2,7 @@
 
 use proc_macro::{Span, TokenStream, TokenTree};
 
-use super::{label_value, unknown};
+use super::common::{label_value, unknown};
 use crate::args;
 use crate::error::{Collector, Error, Errors};
 
