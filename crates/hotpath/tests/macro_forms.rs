@@ -270,6 +270,9 @@ fn check_report() {
         assert_eq!(calls(name), Some(n), "{name} in {functions:#?}");
     }
     assert_eq!(calls("macro_forms::run_worker"), None, "impl_type renames the row");
+    // measure_block! rows are named by the label alone; the row says where the block is.
+    let block = functions.iter().find(|r| r.name == "forms-block").expect("block row");
+    assert!(block.file.ends_with("tests/macro_forms.rs") && block.line > 0, "{block:?}");
     // #[future_fn] and future! are futures only.
     let futures = report.futures.clone().expect("futures").rows;
     for name in ["macro_forms::fetch", "macro_forms::fetch_logged", "forms-future", "forms-future-9"] {

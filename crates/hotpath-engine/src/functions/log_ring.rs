@@ -185,7 +185,20 @@ pub(crate) fn bounded_debug(value: &dyn Debug, max: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::bounded_debug;
+    use super::{bounded_debug, limits, logs_named, LogSlot};
+
+    #[test]
+    fn a_ring_keeps_the_last_values_up_to_the_limit() {
+        static SLOT: LogSlot = LogSlot::new();
+        let (keep, _) = limits();
+        for i in 0..keep + 10 {
+            SLOT.record_entry("channels", "ring-test", &i);
+        }
+        let texts: Vec<String> = logs_named("channels", "ring-test").into_iter().map(|(_, t)| t).collect();
+        let expected: Vec<String> = (10..keep + 10).map(|i| i.to_string()).collect();
+        assert_eq!(texts, expected);
+        assert!(logs_named("streams", "ring-test").is_empty(), "rings are per instrument");
+    }
 
     #[test]
     fn text_is_cut_to_the_limit_with_an_ellipsis() {
