@@ -17,6 +17,7 @@ mod clock;
 mod collect;
 #[cfg(feature = "cpu")]
 mod cpu;
+pub mod debug;
 pub mod diag;
 mod durations;
 mod entries;
@@ -31,6 +32,7 @@ mod model_checks;
 pub mod options;
 #[cfg(any(feature = "alloc", feature = "threads"))]
 mod os;
+pub mod sampling;
 pub mod spawn;
 pub mod streams;
 pub mod switch;
@@ -46,11 +48,10 @@ pub use alloc::CountingAllocator;
 pub use channels::ChannelSite;
 pub use channels::{channel, channel_logged, InstrumentChannel, Wrapping};
 pub use clock::{ns_per_tick, reason as clock_reason, source as clock_source};
-pub use collect::{collect, start, Moment};
+pub use collect::{collect, reset, start, Moment};
 pub use entries::Site;
 pub use functions::{
     future_logged, log_value, logs, logs_named, DynSites, FnGuard, FnSite, LoggedFuture, MeasuredFuture, SiteName,
-    DEFAULT_LOGS_LIMIT, DEFAULT_MAX_LOG_LEN,
 };
 pub use hotpath_model as model;
 pub use io::{io_unwrap, Io, IoEntry, IoSite};

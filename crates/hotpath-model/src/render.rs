@@ -13,8 +13,17 @@ pub fn render_table(report: &Report) -> String {
     if report.is_empty() {
         return format!("[hotpath] No measurements recorded from {} ({wall} wall time)\n{warnings}", meta.caller);
     }
-    let mut out = format!("[hotpath] Profile of {}: {wall} wall time ({})\n", meta.caller, ended_by(&meta.ended_by));
+    let label = meta.label.as_ref().map_or(String::new(), |l| format!(" | {}", crate::grid::clean(l)));
+    let mut out =
+        format!("[hotpath] Profile of {}: {wall} wall time ({}){label}\n", meta.caller, ended_by(&meta.ended_by));
     out.push_str(&warnings);
+    if !meta.time_sampling.is_empty() {
+        let rates: Vec<String> = meta.time_sampling.iter().map(|(k, r)| format!("{k}={r}")).collect();
+        out.push_str(&format!(
+            "[hotpath] time sampling: {}; counts are exact, durations come from the timed calls and totals are estimates\n",
+            rates.join(", ")
+        ));
+    }
     if meta.dropped > 0 {
         out.push_str(&format!("[hotpath] {} measurements dropped\n", format_count(meta.dropped)));
     }
@@ -24,10 +33,20 @@ pub fn render_table(report: &Report) -> String {
             format_count(meta.negative_intervals)
         ));
     }
+    if !report.user_metadata.is_empty() {
+        let mut table = crate::grid::Table::new(["Key", "Value"]);
+        for (k, v) in &report.user_metadata {
+            table.row(vec![k.clone(), v.clone()]);
+        }
+        out.push_str(&format!("\nuser_metadata - Custom report metadata.\n{}", table.render()));
+    }
     // Every section the report has, in the table's order; each renders itself.
     for (_, section) in report.sections() {
         out.push('\n');
         out.push_str(&section.render(meta));
+    }
+    if meta.compact_tables {
+        out = crate::grid::compact(&out);
     }
     out
 }
@@ -39,6 +58,7 @@ fn ended_by(reason: &str) -> &str {
         "signal" => "interrupted by a signal",
         "process_exit" => "process::exit",
         "live" => "live snapshot",
+        "timeout" => "shutdown timer",
         other => other,
     }
 }

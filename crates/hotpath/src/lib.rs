@@ -33,6 +33,10 @@
 //! tokio). Without the feature they return their argument unchanged; [`wrap`] names the
 //! wrapped types in both modes.
 //!
+//! Values are tracked with [`dbg!`] (like `std::dbg!`, into the report instead of
+//! stderr), [`val!`] (values by key) and [`gauge!`] (numbers by key, with min, max and
+//! history); without the feature they record nothing and need no `Debug`.
+//!
 //! ## Cost
 //!
 //! - Feature **off**: every macro expands to its input; the only dependency is
@@ -50,7 +54,9 @@
 //! `output_path = "file"`. The environment overrides them: `HOTPATH_OUTPUT_FORMAT`,
 //! `HOTPATH_OUTPUT_PATH`, `HOTPATH_LIMIT`, `HOTPATH_PERCENTILES` (`50,95,99.9`),
 //! `HOTPATH_FOCUS` (substring or `/regex/`), `HOTPATH_CLOCK` (`tsc` or `monotonic`),
-//! `HOTPATH_TIME_SAMPLING_RATE` (fraction of [`io!`] operations timed, `0`..=`1`).
+//! `HOTPATH_TIME_SAMPLING_RATE` (fraction of [`io!`] operations timed, `0`..=`1`),
+//! `HOTPATH_LOGS_LIMIT`, `HOTPATH_MAX_LOG_LEN` and `HOTPATH_ENTRIES_LIMIT` (what the
+//! debug trackers keep: records per tracker, characters per value, keys per macro).
 //! A bad value prints one warning line and keeps the configured value.
 //!
 //! ## Live server
@@ -335,6 +341,13 @@ pub use hotpath_macros::mutex;
 pub use hotpath_macros::rw_lock;
 
 pub mod wrap;
+
+mod guard;
+pub use guard::{Format, HotpathGuard, HotpathGuardBuilder, Section};
+
+#[doc(hidden)]
+pub mod debug;
+pub use debug::{GaugeHandle, IntoF64, ValHandle};
 
 #[cfg(feature = "hotpath")]
 mod support;

@@ -10,6 +10,8 @@ use crate::thread::Totals;
 /// Per-thread record of one site. Written only by its thread; read by the collector.
 pub(crate) struct SiteCell {
     calls: AtomicU64,
+    /// Calls not timed under time sampling: counted, never measured.
+    untimed: AtomicU64,
     /// Sum of per-call inclusive durations (the numerator of Avg).
     sum: AtomicU64,
     /// Inclusive time of outermost calls only (recursion counted once).
@@ -39,6 +41,7 @@ impl SiteCell {
     pub(crate) const fn new() -> Self {
         Self {
             calls: AtomicU64::new(0),
+            untimed: AtomicU64::new(0),
             sum: AtomicU64::new(0),
             total: AtomicU64::new(0),
             self_time: AtomicU64::new(0),
@@ -128,12 +131,41 @@ impl SiteCell {
     pub(crate) fn cancel(&self) {
         bump(&self.cancelled, 1);
     }
+
+    /// Zeroes the numbers for a new session; the live call depth stays.
+    pub(crate) fn reset(&self) {
+        for counter in [
+            &self.calls,
+            &self.untimed,
+            &self.sum,
+            &self.total,
+            &self.self_time,
+            &self.cancelled,
+            &self.polls,
+            &self.busy,
+        ] {
+            counter.store(0, Relaxed);
+        }
+        self.min.store(u64::MAX, Relaxed);
+        self.max.store(0, Relaxed);
+        self.histogram.reset();
+        #[cfg(feature = "alloc")]
+        self.alloc.reset();
+    }
+
+    /// A call that time sampling left untimed: counted only.
+    #[inline(always)]
+    pub(crate) fn count_untimed(&self) {
+        bump(&self.untimed, 1);
+    }
 }
 
 /// A site's numbers merged over threads, in ticks.
 #[derive(Clone)]
 pub(crate) struct SiteTotals {
     pub(crate) calls: u64,
+    /// Calls counted but not timed (time sampling); `calls` are the timed ones.
+    pub(crate) untimed: u64,
     pub(crate) sum: u64,
     pub(crate) total: u64,
     pub(crate) self_time: u64,
@@ -151,6 +183,7 @@ impl Default for SiteTotals {
     fn default() -> Self {
         Self {
             calls: 0,
+            untimed: 0,
             sum: 0,
             total: 0,
             self_time: 0,
@@ -170,6 +203,7 @@ impl SiteTotals {
     /// Adds another total.
     pub(crate) fn add(&mut self, other: &SiteTotals) {
         self.calls += other.calls;
+        self.untimed += other.untimed;
         self.sum += other.sum;
         self.total += other.total;
         self.self_time += other.self_time;
@@ -184,10 +218,17 @@ impl SiteTotals {
     }
 }
 
+impl crate::thread::Reset for SiteCell {
+    fn reset(&self) {
+        SiteCell::reset(self);
+    }
+}
+
 impl Totals<SiteCell> for SiteTotals {
     /// Adds one thread's cell.
     fn add_cell(&mut self, cell: &SiteCell) {
         self.calls += cell.calls.load(Relaxed);
+        self.untimed += cell.untimed.load(Relaxed);
         self.sum += cell.sum.load(Relaxed);
         self.total += cell.total.load(Relaxed);
         self.self_time += cell.self_time.load(Relaxed);

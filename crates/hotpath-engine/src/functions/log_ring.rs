@@ -4,9 +4,10 @@
 //! instrument).
 //!
 //! Interim store: the shared log store of the debug trackers will replace the rings;
-//! the hooks and the readers ([`logs_named`]) keep their shapes. Limits: `HOTPATH_LOGS_LIMIT` records per ring
-//! (default 50, 0 keeps none) of at most `HOTPATH_MAX_LOG_LEN` characters (default
-//! 1536; a longer text keeps `max - 3` characters and ends in `...`).
+//! the hooks and the readers ([`logs_named`]) keep their shapes. Limits: those of the
+//! debug trackers, `HOTPATH_LOGS_LIMIT` records per ring (default 50, 0 keeps none) of
+//! at most `HOTPATH_MAX_LOG_LEN` characters (default 1536; a longer text keeps
+//! `max - 3` characters and ends in `...`).
 //!
 //! Cost, only where `log = true` was asked: formatting (bounded by the length limit,
 //! outside any lock), then one uncontended lock of the site's own ring. Memory: at
@@ -18,13 +19,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Mutex, OnceLock};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use crate::memory;
 use crate::sync::lock;
-use crate::{diag, memory};
-
-/// Records kept per ring without `HOTPATH_LOGS_LIMIT`.
-pub const DEFAULT_LOGS_LIMIT: usize = 50;
-/// Characters kept per record without `HOTPATH_MAX_LOG_LEN`.
-pub const DEFAULT_MAX_LOG_LEN: usize = 1536;
 
 /// Whose values a ring keeps: the section (`functions`, `futures`, `channels`,
 /// `streams`) and the row's name, fixed when the first value is logged.
@@ -126,20 +122,11 @@ pub(crate) fn debug_text(value: &dyn Debug) -> String {
     memory::untracked(|| bounded_debug(value, limits().1))
 }
 
-/// `HOTPATH_LOGS_LIMIT` and `HOTPATH_MAX_LOG_LEN`, read once; a bad value warns and
-/// keeps the default.
+/// Records per ring and characters per record: the log limits the session resolved
+/// (`HOTPATH_LOGS_LIMIT`, `HOTPATH_MAX_LOG_LEN`), shared with the debug trackers.
 fn limits() -> (usize, usize) {
-    static LIMITS: OnceLock<(usize, usize)> = OnceLock::new();
-    *LIMITS.get_or_init(|| {
-        let read = |name: &str, default: usize, min: usize| match std::env::var(name) {
-            Err(_) => default,
-            Ok(v) => v.trim().parse::<usize>().ok().filter(|n| *n >= min).unwrap_or_else(|| {
-                diag::warn(&format!("{name}={v:?} is not a number of at least {min}; using {default}"));
-                default
-            }),
-        };
-        (read("HOTPATH_LOGS_LIMIT", DEFAULT_LOGS_LIMIT, 0), read("HOTPATH_MAX_LOG_LEN", DEFAULT_MAX_LOG_LEN, 4))
-    })
+    let limits = crate::debug::current_limits();
+    (limits.per_entry, limits.max_len)
 }
 
 /// A writer that takes at most `left` characters, then refuses (ending the formatting).

@@ -31,12 +31,12 @@ pub use dynamic::DynSites;
 pub(crate) use frame::Usage;
 pub use future::MeasuredFuture;
 pub use guard::FnGuard;
+pub use log_ring::logs_named;
 pub(crate) use log_ring::{debug_text, LogSlot};
-pub use log_ring::{logs_named, DEFAULT_LOGS_LIMIT, DEFAULT_MAX_LOG_LEN};
 pub use logged::{log_value, logs};
 pub use logged_future::{future_logged, LoggedFuture};
-pub(crate) use metric::{collect as collect_metrics, count_metric, record_metric, Metric};
-pub(crate) use recorder::{collect, live_threads};
+pub(crate) use metric::{collect as collect_metrics, count_metric, record_metric, reset as reset_metrics, Metric};
+pub(crate) use recorder::{collect, live_threads, reset};
 pub(crate) use section::{named, section, select, Named};
 #[cfg(all(feature = "cpu", target_os = "linux"))]
 pub(crate) use site::registered as registered_sites;

@@ -6,8 +6,8 @@ use super::sampler::{sample_now, with_history};
 
 /// The view at this instant (one fresh sample): live threads and the ended threads it
 /// kept (status `Exited`, final numbers), busiest first, at most `limit` rows.
-/// Profiler threads (`hp-*`) are left out. `None` if sampling never started.
-pub(crate) fn section(limit: usize) -> Option<Threads> {
+/// Profiler threads (`hp-*`) are left out unless `show_internal`. `None` if sampling never started.
+pub(crate) fn section(limit: usize, show_internal: bool) -> Option<Threads> {
     sample_now();
     #[cfg(feature = "alloc")]
     let allocs: std::collections::HashMap<u64, crate::alloc::counters::ThreadAllocs> =
@@ -16,7 +16,7 @@ pub(crate) fn section(limit: usize) -> Option<Threads> {
         let mut rows: Vec<ThreadRow> = history
             .threads
             .iter()
-            .filter(|(_, t)| !t.name.starts_with("hp-"))
+            .filter(|(_, t)| show_internal || !t.name.starts_with("hp-"))
             .map(|(&tid, t)| {
                 let mut row = ThreadRow::default();
                 row.name = t.name.clone();
@@ -35,7 +35,7 @@ pub(crate) fn section(limit: usize) -> Option<Threads> {
                 row
             })
             .collect();
-        rows.extend(history.exited.kept.iter().filter(|e| !e.name.starts_with("hp-")).map(|e| {
+        rows.extend(history.exited.kept.iter().filter(|e| show_internal || !e.name.starts_with("hp-")).map(|e| {
             let mut row = ThreadRow::default();
             row.name = e.name.clone();
             row.tid = e.tid;

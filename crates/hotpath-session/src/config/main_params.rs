@@ -1,105 +1,130 @@
-//! Interim stubs of the `#[hotpath::main]` parameters the macro passes besides the ones
-//! in `mod.rs`: `report = ".."` and the per-section row limits. They only store the
-//! values; the session does not read them yet (the lead wires them into the section
-//! selection and limits).
+//! The session parameters beyond the basic ones: report sections, per-section row
+//! limits, time sampling, metadata, route scope and the shutdown hook. The
+//! `#[hotpath::main(...)]` expansion and `HotpathGuardBuilder` call these.
 
-use super::MainConfig;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
 
-/// `report` and the per-section limits of `#[hotpath::main]`, as given.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct MainParams {
-    pub(crate) report: Option<&'static str>,
-    pub(crate) functions_limit: Option<usize>,
-    pub(crate) channels_limit: Option<usize>,
-    pub(crate) streams_limit: Option<usize>,
-    pub(crate) futures_limit: Option<usize>,
-    pub(crate) threads_limit: Option<usize>,
-    pub(crate) rw_locks_limit: Option<usize>,
-    pub(crate) mutexes_limit: Option<usize>,
-}
+use hotpath_engine::sampling::Sampled;
+use hotpath_model::Section;
 
-impl MainParams {
-    pub(crate) const fn new() -> Self {
-        Self {
-            report: None,
-            functions_limit: None,
-            channels_limit: None,
-            streams_limit: None,
-            futures_limit: None,
-            threads_limit: None,
-            rw_locks_limit: None,
-            mutexes_limit: None,
-        }
-    }
-}
+use super::{MainConfig, SectionSpec};
 
 impl MainConfig {
-    /// Sections to report: `all`, `auto`, names and `-name`s, comma-separated (as
-    /// `HOTPATH_REPORT`; the macro checked the spelling).
-    pub const fn report(mut self, spec: &'static str) -> Self {
-        self.params.report = Some(spec);
+    /// Which sections to show, in the `HOTPATH_REPORT` grammar: `all`, `auto`,
+    /// names (`functions-timing,channels`) and exclusions (`auto,-threads`).
+    pub fn report(mut self, spec: &str) -> Self {
+        let (spec, unknown) = SectionSpec::parse(spec);
+        self.sections = Some(spec);
+        self.unknown_sections = unknown;
         self
     }
 
-    /// Rows of the functions sections; 0 shows all.
-    pub const fn functions_limit(mut self, limit: usize) -> Self {
-        self.params.functions_limit = Some(limit);
+    /// Exactly these sections.
+    pub fn sections(mut self, sections: Vec<Section>) -> Self {
+        self.sections = Some(SectionSpec::Explicit(sections));
         self
     }
 
-    /// Rows of the channels section; 0 shows all.
-    pub const fn channels_limit(mut self, limit: usize) -> Self {
-        self.params.channels_limit = Some(limit);
+    /// Every section with data except these.
+    pub fn sections_exclude(mut self, sections: Vec<Section>) -> Self {
+        self.sections = Some(SectionSpec::Auto { include: Vec::new(), exclude: sections });
         self
     }
 
-    /// Rows of the streams section; 0 shows all.
-    pub const fn streams_limit(mut self, limit: usize) -> Self {
-        self.params.streams_limit = Some(limit);
+    /// Rows of the sections of one limit group (`functions`, `channels`, ...).
+    pub fn group_limit(mut self, group: &str, limit: usize) -> Self {
+        self.limits.set(group, limit);
         self
     }
 
-    /// Rows of the futures section; 0 shows all.
-    pub const fn futures_limit(mut self, limit: usize) -> Self {
-        self.params.futures_limit = Some(limit);
+    /// Rows of the function sections (timing, allocations, CPU, instructions).
+    pub fn functions_limit(self, limit: usize) -> Self {
+        self.group_limit("functions", limit)
+    }
+
+    /// Rows of the channels section.
+    pub fn channels_limit(self, limit: usize) -> Self {
+        self.group_limit("channels", limit)
+    }
+
+    /// Rows of the streams section.
+    pub fn streams_limit(self, limit: usize) -> Self {
+        self.group_limit("streams", limit)
+    }
+
+    /// Rows of the futures section.
+    pub fn futures_limit(self, limit: usize) -> Self {
+        self.group_limit("futures", limit)
+    }
+
+    /// Rows of the threads view.
+    pub fn threads_limit(self, limit: usize) -> Self {
+        self.group_limit("threads", limit)
+    }
+
+    /// Rows of the rw_locks section.
+    pub fn rw_locks_limit(self, limit: usize) -> Self {
+        self.group_limit("rw_locks", limit)
+    }
+
+    /// Rows of the mutexes section.
+    pub fn mutexes_limit(self, limit: usize) -> Self {
+        self.group_limit("mutexes", limit)
+    }
+
+    /// Rows of the io section.
+    pub fn io_limit(self, limit: usize) -> Self {
+        self.group_limit("io", limit)
+    }
+
+    /// Rows of the sql section.
+    pub fn sql_limit(self, limit: usize) -> Self {
+        self.group_limit("sql", limit)
+    }
+
+    /// Rows of the http section.
+    pub fn http_limit(self, limit: usize) -> Self {
+        self.group_limit("http", limit)
+    }
+
+    /// Rows of the server section.
+    pub fn server_limit(self, limit: usize) -> Self {
+        self.group_limit("server", limit)
+    }
+
+    /// The fraction of calls of every instrument whose duration is measured.
+    pub fn time_sampling_rate(mut self, rate: f64) -> Self {
+        self.sampling.0 = valid(rate);
         self
     }
 
-    /// Rows of the threads section; 0 shows all.
-    pub const fn threads_limit(mut self, limit: usize) -> Self {
-        self.params.threads_limit = Some(limit);
+    /// The fraction of `kind`'s calls whose duration is measured.
+    pub fn sampling_rate(mut self, kind: Sampled, rate: f64) -> Self {
+        self.sampling.1[kind as usize] = valid(rate);
         self
     }
 
-    /// Rows of the rw_locks section; 0 shows all.
-    pub const fn rw_locks_limit(mut self, limit: usize) -> Self {
-        self.params.rw_locks_limit = Some(limit);
+    /// Free-form pairs shown with the report (`HOTPATH_USER_METADATA` adds to them).
+    pub fn user_metadata(mut self, metadata: HashMap<String, String>) -> Self {
+        self.user_metadata = metadata.into_iter().collect::<BTreeMap<_, _>>();
         self
     }
 
-    /// Rows of the mutexes section; 0 shows all.
-    pub const fn mutexes_limit(mut self, limit: usize) -> Self {
-        self.params.mutexes_limit = Some(limit);
+    /// Whether work done while serving an HTTP request is also attributed to its route.
+    pub fn route_scope(mut self, on: bool) -> Self {
+        self.route_scope = Some(on);
         self
     }
 
-    /// What the stubs above stored (read by tests until the session uses them).
-    #[cfg(test)]
-    pub(crate) fn params(&self) -> MainParams {
-        self.params
+    /// Runs `f` once, before the final report is built.
+    pub fn before_shutdown(mut self, f: impl FnOnce() + Send + 'static) -> Self {
+        self.before_shutdown = Some(Arc::new(Mutex::new(Some(Box::new(f)))));
+        self
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::super::MainConfig;
-
-    #[test]
-    fn parameters_are_stored() {
-        let config =
-            MainConfig::new("app::main").report("functions-timing,-threads").functions_limit(3).mutexes_limit(0);
-        let params = config.params();
-        assert_eq!(params.report, Some("functions-timing,-threads"));
-        assert_eq!((params.functions_limit, params.mutexes_limit, params.threads_limit), (Some(3), Some(0), None));
-    }
+/// A rate in 0..=1, or `None` (ignored) for anything else.
+fn valid(rate: f64) -> Option<f64> {
+    (0.0..=1.0).contains(&rate).then_some(rate)
 }

@@ -32,6 +32,10 @@ pub struct FunctionTiming {
     pub is_async: bool,
     /// Completed calls.
     pub calls: u64,
+    /// Under time sampling, the calls whose duration was measured: Avg and the
+    /// percentiles come from them, Total and Self are scaled up to `calls`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timed_calls: Option<u64>,
     /// Async calls dropped before completing (not part of the durations).
     pub cancelled: u64,
     /// Async only: times the future was polled (0 for sync functions).
