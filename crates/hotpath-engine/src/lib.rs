@@ -46,16 +46,18 @@ mod tokio_runtime;
 #[cfg(feature = "alloc")]
 pub use alloc::CountingAllocator;
 pub use channels::ChannelSite;
-pub use channels::{channel, InstrumentChannel};
+pub use channels::{channel, channel_logged, InstrumentChannel, Wrapping};
 pub use clock::{ns_per_tick, reason as clock_reason, source as clock_source};
 pub use collect::{collect, reset, start, Moment};
 pub use entries::Site;
-pub use functions::{FnGuard, FnSite, MeasuredFuture, SiteName};
+pub use functions::{
+    future_logged, log_value, logs, logs_named, DynSites, FnGuard, FnSite, LoggedFuture, MeasuredFuture, SiteName,
+};
 pub use hotpath_model as model;
 pub use io::{io_unwrap, Io, IoEntry, IoSite};
 pub use locks::{mutex, rw_lock, InstrumentMutex, InstrumentRwLock, MutexSite, RwLockSite};
 pub use memory::profiler_bytes;
-pub use streams::{stream, MeasuredStream, StreamSite};
+pub use streams::{stream, stream_logged, LoggedStream, MeasuredStream, StreamSite};
 #[cfg(feature = "tokio")]
 pub use tokio_runtime::{monitor_tokio, monitor_tokio_current, TokioSite};
 

@@ -5,7 +5,7 @@
 
 use proc_macro::{Delimiter, Literal, Span, TokenStream, TokenTree};
 
-use crate::error::Error;
+use crate::error::{Collector, Error};
 
 /// One `name = value` pair.
 pub(crate) struct Arg {
@@ -41,34 +41,44 @@ impl Value {
     }
 }
 
-/// Parses `a = 1, b = "x", c = [50, 99.9]`; an empty stream gives no arguments.
-pub(crate) fn parse(tokens: TokenStream) -> Result<Vec<Arg>, Error> {
+/// Parses `a = 1, b = "x", c = [50, 99.9]`; an empty stream gives no arguments. A bad
+/// chunk is recorded in `errors` and skipped, so every problem is reported at once.
+pub(crate) fn parse(tokens: TokenStream, errors: &mut Collector) -> Vec<Arg> {
     let mut out: Vec<Arg> = Vec::new();
     for chunk in split_top_level_commas(tokens) {
-        let mut iter = chunk.into_iter();
-        let Some(first) = iter.next() else { continue };
-        let TokenTree::Ident(name) = &first else {
-            return Err(Error::new(first.span(), "expected a parameter name, like `label = \"...\"`"));
-        };
-        let name_span = name.span();
-        let name = name.to_string();
-        match iter.next() {
-            Some(TokenTree::Punct(p)) if p.as_char() == '=' => {}
-            Some(other) => return Err(Error::new(other.span(), format!("expected `=` after `{name}`"))),
-            None => return Err(Error::new(name_span, format!("parameter `{name}` needs a value: `{name} = ...`"))),
+        if let Some(arg) = errors.ok(parse_one(chunk)) {
+            if out.iter().any(|a| a.name == arg.name) {
+                errors.push(Error::new(arg.name_span, format!("parameter `{}` is given twice", arg.name)));
+                continue;
+            }
+            out.push(arg);
         }
-        let rest: Vec<TokenTree> = iter.collect();
-        let Some(first_value) = rest.first() else {
-            return Err(Error::new(name_span, format!("parameter `{name}` needs a value after `=`")));
-        };
-        let value_span = first_value.span();
-        let value = parse_value(&rest)?;
-        if out.iter().any(|a| a.name == name) {
-            return Err(Error::new(name_span, format!("parameter `{name}` is given twice")));
-        }
-        out.push(Arg { name, name_span, value, value_span });
     }
-    Ok(out)
+    out
+}
+
+fn parse_one(chunk: Vec<TokenTree>) -> Result<Arg, Error> {
+    let mut iter = chunk.into_iter();
+    let Some(first) = iter.next() else {
+        return Err(Error::new(Span::call_site(), "expected a parameter like `label = \"...\"`"));
+    };
+    let TokenTree::Ident(name) = &first else {
+        return Err(Error::new(first.span(), "expected a parameter name, like `label = \"...\"`"));
+    };
+    let name_span = name.span();
+    let name = name.to_string();
+    match iter.next() {
+        Some(TokenTree::Punct(p)) if p.as_char() == '=' => {}
+        Some(other) => return Err(Error::new(other.span(), format!("expected `=` after `{name}`"))),
+        None => return Err(Error::new(name_span, format!("parameter `{name}` needs a value: `{name} = ...`"))),
+    }
+    let rest: Vec<TokenTree> = iter.collect();
+    let Some(first_value) = rest.first() else {
+        return Err(Error::new(name_span, format!("parameter `{name}` needs a value after `=`")));
+    };
+    let value_span = first_value.span();
+    let value = parse_value(&rest)?;
+    Ok(Arg { name, name_span, value, value_span })
 }
 
 /// Splits a stream at commas that are not inside a group.

@@ -22,3 +22,47 @@ pub(crate) fn tokio_runtime(handle: Option<TokenStream>) -> TokenStream {
     .collect();
     TokenTree::from(Group::new(Delimiter::Brace, body)).into()
 }
+
+/// A wrapping macro's output without the feature: the expression as written. When the
+/// call has a label (or capacity) expression or a note, the expression's value passes
+/// through a `match` (which keeps its temporaries alive as long as a plain expression
+/// would) so that the label is type-checked and its variables count as used, in a
+/// branch that never runs, and the notes warn:
+/// `match (expr) { v => { <notes> if false { let _ = &(label); } v } }`.
+pub(crate) fn passthrough(expr: TokenStream, unevaluated: &[TokenStream], notes: &[crate::note::Note]) -> TokenStream {
+    let expr = TokenTree::from(Group::new(Delimiter::Parenthesis, expr));
+    if unevaluated.is_empty() && notes.is_empty() {
+        return expr.into();
+    }
+    let span = Span::call_site();
+    let value = || TokenTree::from(Ident::new("__hotpath_value", span));
+    let mut dead = TokenStream::new();
+    for tokens in unevaluated {
+        dead.extend([
+            TokenTree::from(Ident::new("let", span)),
+            Ident::new("_", span).into(),
+            Punct::new('=', Spacing::Alone).into(),
+            Punct::new('&', Spacing::Alone).into(),
+            Group::new(Delimiter::Parenthesis, tokens.clone()).into(),
+            Punct::new(';', Spacing::Alone).into(),
+        ]);
+    }
+    let mut arm = crate::note::statements(notes);
+    if !dead.is_empty() {
+        arm.extend([
+            TokenTree::from(Ident::new("if", span)),
+            Ident::new("false", span).into(),
+            Group::new(Delimiter::Brace, dead).into(),
+        ]);
+    }
+    arm.extend([value()]);
+    let arms: TokenStream = [
+        value(),
+        Punct::new('=', Spacing::Joint).into(),
+        Punct::new('>', Spacing::Alone).into(),
+        Group::new(Delimiter::Brace, arm).into(),
+    ]
+    .into_iter()
+    .collect();
+    [TokenTree::from(Ident::new("match", span)), expr, Group::new(Delimiter::Brace, arms).into()].into_iter().collect()
+}

@@ -10,8 +10,10 @@ mod args;
 mod error;
 #[cfg(feature = "hotpath")]
 mod expand;
+mod exprs;
 #[cfg(not(feature = "hotpath"))]
 mod inert;
+mod note;
 mod spec;
 mod wrap_spec;
 
@@ -25,17 +27,41 @@ pub fn main(attr: TokenStream, item: TokenStream) -> TokenStream {
         #[cfg(feature = "hotpath")]
         Ok(args) => expand::main(args, item.into()).into(),
         #[cfg(not(feature = "hotpath"))]
-        Ok(_) => item,
+        Ok(args) => {
+            let mut out = note::item(&args.notes);
+            out.extend(item);
+            out
+        }
     }
 }
 
 /// Measures every call of a function or method; see `hotpath::measure`.
 #[proc_macro_attribute]
 pub fn measure(attr: TokenStream, item: TokenStream) -> TokenStream {
-    match spec::measure_args(attr).and_then(|label| spec::measured_item(&item).map(|()| label)) {
+    let checked = spec::measure_args(attr).and_then(|args| {
+        let future = args.future.then_some("`future = true`");
+        spec::measured_item(&item, "#[hotpath::measure]", future).map(|()| args).map_err(Into::into)
+    });
+    function(checked, item)
+}
+
+/// Measures every call of an async function as a future, reported in the `futures`
+/// section; see `hotpath::future_fn`.
+#[proc_macro_attribute]
+pub fn future_fn(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let checked = spec::future_fn_args(attr).and_then(|args| {
+        spec::measured_item(&item, "#[hotpath::future_fn]", Some("#[hotpath::future_fn]"))
+            .map(|()| args)
+            .map_err(Into::into)
+    });
+    function(checked, item)
+}
+
+fn function(checked: Result<spec::MeasureArgs, error::Errors>, item: TokenStream) -> TokenStream {
+    match checked {
         Err(e) => error::with_item(&e, item),
         #[cfg(feature = "hotpath")]
-        Ok(label) => expand::measure(label, item.into()).into(),
+        Ok(args) => expand::measure(&args, item.into()).into(),
         #[cfg(not(feature = "hotpath"))]
         Ok(_) => item,
     }
@@ -44,21 +70,26 @@ pub fn measure(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// Measures every function of an `impl` block or inline `mod`; see `hotpath::measure_all`.
 #[proc_macro_attribute]
 pub fn measure_all(attr: TokenStream, item: TokenStream) -> TokenStream {
-    match spec::no_args(attr, "#[hotpath::measure_all]").and_then(|()| spec::measured_container(&item)) {
+    let checked = spec::measure_all_args(attr)
+        .and_then(|args| spec::measured_container(&item).map(|()| args).map_err(Into::into));
+    match checked {
         Err(e) => error::with_item(&e, item),
         #[cfg(feature = "hotpath")]
-        Ok(()) => expand::measure_all(item.into()).into(),
+        Ok(args) => expand::measure_all(&args, item.into()).into(),
         #[cfg(not(feature = "hotpath"))]
-        Ok(()) => item,
+        Ok(_) => item,
     }
 }
 
 /// Excludes a function from an enclosing `#[hotpath::measure_all]`; see `hotpath::skip`.
 #[proc_macro_attribute]
 pub fn skip(attr: TokenStream, item: TokenStream) -> TokenStream {
-    match spec::no_args(attr, "#[hotpath::skip]") {
-        Err(e) => error::with_item(&e, item),
-        Ok(()) => item,
+    match attr.into_iter().next() {
+        None => item,
+        Some(tt) => {
+            let e = error::Error::new(tt.span(), "#[hotpath::skip] takes no parameters");
+            error::with_item(&e.into(), item)
+        }
     }
 }
 
@@ -68,12 +99,11 @@ pub fn measure_block(input: TokenStream) -> TokenStream {
     match spec::block_args(input) {
         Err(e) => e.to_tokens(),
         #[cfg(feature = "hotpath")]
-        Ok((label, expr)) => expand::block(&label, expr.into()).into(),
+        Ok((label, expr)) => expand::block(label, expr.into()).into(),
         #[cfg(not(feature = "hotpath"))]
-        Ok((_, expr)) => {
-            let group = proc_macro::Group::new(proc_macro::Delimiter::Parenthesis, expr);
-            proc_macro::TokenTree::from(group).into()
-        }
+        Ok((spec::Label::Expr(label), expr)) => inert::passthrough(expr, &[label], &[]),
+        #[cfg(not(feature = "hotpath"))]
+        Ok((spec::Label::Literal(_), expr)) => inert::passthrough(expr, &[], &[]),
     }
 }
 
@@ -89,21 +119,6 @@ pub fn tokio_runtime(input: TokenStream) -> TokenStream {
     }
 }
 
-/// Wraps a byte-level I/O value so its reads and writes are measured; see `hotpath::io`.
-#[proc_macro]
-pub fn io(input: TokenStream) -> TokenStream {
-    match spec::io_args(input) {
-        Err(e) => e.to_tokens(),
-        #[cfg(feature = "hotpath")]
-        Ok((args, expr)) => expand::io(&args, expr.into()).into(),
-        #[cfg(not(feature = "hotpath"))]
-        Ok((_, expr)) => {
-            let group = proc_macro::Group::new(proc_macro::Delimiter::Parenthesis, expr);
-            proc_macro::TokenTree::from(group).into()
-        }
-    }
-}
-
 /// Expands a wrapping macro: the expression unchanged without the feature, wrapped with it.
 fn wrap(input: TokenStream, spec: wrap_spec::WrapMacro) -> TokenStream {
     match wrap_spec::wrap_args(input, spec) {
@@ -112,9 +127,20 @@ fn wrap(input: TokenStream, spec: wrap_spec::WrapMacro) -> TokenStream {
         Ok(args) => expand::wrap(spec, args).into(),
         #[cfg(not(feature = "hotpath"))]
         Ok(args) => {
-            proc_macro::TokenTree::from(proc_macro::Group::new(proc_macro::Delimiter::Parenthesis, args.expr)).into()
+            let label = match args.label {
+                Some(spec::Label::Expr(label)) => Some(label),
+                _ => None,
+            };
+            let unevaluated: Vec<TokenStream> = label.into_iter().chain(args.capacity).collect();
+            inert::passthrough(args.expr, &unevaluated, &args.notes)
         }
     }
+}
+
+/// Wraps a byte-level I/O value so its reads and writes are measured; see `hotpath::io`.
+#[proc_macro]
+pub fn io(input: TokenStream) -> TokenStream {
+    wrap(input, wrap_spec::IO)
 }
 
 /// Measures a future: polls, busy and wall time, cancellation; see `hotpath::future`.

@@ -1,105 +1,146 @@
 //! Arguments of the wrapping macros, `future!(fut, label = "..")`, `stream!`,
-//! `channel!`, `mutex!` and `rw_lock!`: an expression, then `key = value` parameters.
-//! Checked identically in both modes.
+//! `channel!`, `mutex!`, `rw_lock!` and `io!`: an expression, then `key = value`
+//! parameters in any order. Checked identically in both modes.
 
-use proc_macro::{Spacing, Span, TokenStream, TokenTree};
+use proc_macro::{Span, TokenStream, TokenTree};
 
-use crate::args::{self, Value};
-use crate::error::Error;
+use crate::args::{self, Arg, Value};
+use crate::error::{Collector, Error, Errors};
+use crate::exprs;
+use crate::note::Note;
+use crate::spec::{boolean, quoted, unknown, Label};
 
 /// One wrapping macro: its name in messages and the parameters it takes.
 #[derive(Clone, Copy)]
 pub(crate) struct WrapMacro {
     pub(crate) name: &'static str,
-    /// Whether `iter = true` (one report row per wrapped value) is accepted.
-    pub(crate) iter: bool,
+    /// The parameters besides `label`.
+    params: &'static [&'static str],
 }
 
-pub(crate) const FUTURE: WrapMacro = WrapMacro { name: "future", iter: false };
-pub(crate) const STREAM: WrapMacro = WrapMacro { name: "stream", iter: true };
-pub(crate) const CHANNEL: WrapMacro = WrapMacro { name: "channel", iter: true };
-pub(crate) const MUTEX: WrapMacro = WrapMacro { name: "mutex", iter: false };
-pub(crate) const RW_LOCK: WrapMacro = WrapMacro { name: "rw_lock", iter: false };
+pub(crate) const FUTURE: WrapMacro = WrapMacro { name: "future", params: &["log"] };
+pub(crate) const STREAM: WrapMacro = WrapMacro { name: "stream", params: &["log", "iter"] };
+pub(crate) const CHANNEL: WrapMacro = WrapMacro { name: "channel", params: &["capacity", "log", "iter"] };
+pub(crate) const MUTEX: WrapMacro = WrapMacro { name: "mutex", params: &[] };
+pub(crate) const RW_LOCK: WrapMacro = WrapMacro { name: "rw_lock", params: &[] };
+pub(crate) const IO: WrapMacro = WrapMacro { name: "io", params: &["iter"] };
+
+impl WrapMacro {
+    fn accepts(&self, name: &str) -> bool {
+        name == "label" || self.params.contains(&name)
+    }
+
+    fn known(&self) -> Vec<&'static str> {
+        std::iter::once("label").chain(self.params.iter().copied()).collect()
+    }
+}
 
 /// The parsed call.
 #[cfg_attr(not(feature = "hotpath"), allow(dead_code))]
 pub(crate) struct WrapArgs {
     pub(crate) expr: TokenStream,
-    pub(crate) label: Option<String>,
+    pub(crate) label: Option<Label>,
     pub(crate) iter: bool,
+    pub(crate) log: bool,
+    /// `capacity = N`: the bound to report for channels whose constructor hides it.
+    pub(crate) capacity: Option<TokenStream>,
+    /// Accepted parameters that change nothing (`proxy = true`).
+    pub(crate) notes: Vec<Note>,
 }
 
 /// Splits `expr, label = "x", iter = true` into the expression and its parameters.
-/// The expression ends before the first top-level `name = ...` chunk, so commas inside
-/// it (a turbofish such as `HashMap::<K, V>::new()`) are kept.
-pub(crate) fn wrap_args(tokens: TokenStream, spec: WrapMacro) -> Result<WrapArgs, Error> {
+/// The expression ends before the first top-level `name = ...` part, so commas inside
+/// it (a turbofish such as `HashMap::<K, V>::new()`, a closure's parameters) are kept.
+pub(crate) fn wrap_args(tokens: TokenStream, spec: WrapMacro) -> Result<WrapArgs, Errors> {
     let usage = format!(
         "expected `hotpath::{}!(expression)` or `hotpath::{}!(expression, label = \"...\")`",
         spec.name, spec.name
     );
-    let chunks = args::split_top_level_commas(tokens);
-    if let Some(first) = chunks.first().filter(|c| is_parameter(c)) {
-        return Err(Error::new(first[0].span(), format!("the expression to wrap comes first; {usage}")));
+    let parts = exprs::split(tokens);
+    if let Some(first) = parts.first().filter(|p| exprs::is_parameter(p)) {
+        return Err(Error::new(first[0].span(), format!("the expression to wrap comes first; {usage}")).into());
     }
-    let split = chunks.iter().skip(1).position(is_parameter).map_or(chunks.len(), |i| i + 1);
-    let mut expr: Vec<TokenTree> = Vec::new();
-    for (i, chunk) in chunks[..split].iter().enumerate() {
-        if i > 0 {
-            expr.push(proc_macro::Punct::new(',', Spacing::Alone).into());
-        }
-        expr.extend(chunk.iter().cloned());
-    }
+    let split = parts.iter().position(|p| exprs::is_parameter(p)).unwrap_or(parts.len());
+    let expr = exprs::join(&parts[..split]);
     if expr.is_empty() {
-        return Err(Error::new(Span::call_site(), usage));
+        return Err(Error::new(Span::call_site(), usage).into());
     }
+    let mut errors = Collector::default();
     let mut params: Vec<TokenTree> = Vec::new();
-    for chunk in &chunks[split..] {
-        if !is_parameter(chunk) {
-            let span = chunk.first().map_or_else(Span::call_site, TokenTree::span);
-            return Err(Error::new(span, "expected a parameter like `label = \"...\"` after the expression"));
+    for part in &parts[split..] {
+        if !exprs::is_parameter(part) {
+            let span = part.first().map_or_else(Span::call_site, TokenTree::span);
+            errors.push(Error::new(span, "expected a parameter like `label = \"...\"` after the expression"));
+            continue;
         }
-        params.extend(chunk.iter().cloned());
-        params.push(proc_macro::Punct::new(',', Spacing::Alone).into());
+        params.extend(part.iter().cloned());
+        params.push(proc_macro::Punct::new(',', proc_macro::Spacing::Alone).into());
     }
-    let mut out = WrapArgs { expr: expr.into_iter().collect(), label: None, iter: false };
-    let known: &[&str] = if spec.iter { &["label", "iter"] } else { &["label"] };
-    for arg in args::parse(params.into_iter().collect())? {
-        match arg.name.as_str() {
-            "label" => match &arg.value {
-                Value::Str(s) if s.is_empty() => return Err(Error::new(arg.value_span, "the label must not be empty")),
-                Value::Str(s) => out.label = Some(s.clone()),
-                other => {
-                    return Err(Error::new(
-                        arg.value_span,
-                        format!("`label` expects a string literal, found {}", other.kind()),
-                    ))
-                }
-            },
-            "iter" if spec.iter => match &arg.value {
-                Value::Bool(b) => out.iter = *b,
-                other => {
-                    return Err(Error::new(
-                        arg.value_span,
-                        format!("`iter` expects `true` or `false`, found {}", other.kind()),
-                    ))
-                }
-            },
-            _ => {
-                let names = known.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
-                return Err(Error::new(
-                    arg.name_span,
-                    format!("unknown parameter `{}` for hotpath::{}!; expected one of {names}", arg.name, spec.name),
-                ));
-            }
+    let mut out = WrapArgs {
+        expr: expr.into_iter().collect(),
+        label: None,
+        iter: false,
+        log: false,
+        capacity: None,
+        notes: Vec::new(),
+    };
+    for arg in args::parse(params.into_iter().collect(), &mut errors) {
+        if let Err(e) = one(&arg, spec, &mut out) {
+            errors.push(e);
         }
     }
-    Ok(out)
+    errors.finish(out)
 }
 
-/// `name = ...` (a single `=`, not `==` or `=>`).
-fn is_parameter(chunk: &Vec<TokenTree>) -> bool {
-    matches!(
-        chunk.as_slice(),
-        [TokenTree::Ident(_), TokenTree::Punct(p), ..] if p.as_char() == '=' && p.spacing() == Spacing::Alone
-    )
+fn one(arg: &Arg, spec: WrapMacro, out: &mut WrapArgs) -> Result<(), Error> {
+    let macro_name = format!("hotpath::{}!", spec.name);
+    if !spec.accepts(&arg.name) {
+        // Older releases had `proxy = true`: channels are now always wrapped.
+        if spec.name == CHANNEL.name && arg.name == "proxy" {
+            boolean(arg)?;
+            out.notes.push(Note {
+                name: arg.name.clone(),
+                span: arg.name_span,
+                message: "`proxy` is ignored: channel! always wraps the channel's own halves".into(),
+            });
+            return Ok(());
+        }
+        return Err(unknown(arg, &macro_name, &spec.known()));
+    }
+    match arg.name.as_str() {
+        "label" => out.label = Some(label(arg)?),
+        "iter" => out.iter = boolean(arg)?,
+        "log" => out.log = boolean(arg)?,
+        "capacity" => match &arg.value {
+            Value::Int(n) => {
+                out.capacity = Some(TokenTree::from(proc_macro::Literal::usize_unsuffixed(*n as usize)).into())
+            }
+            Value::Tokens(expr) => out.capacity = Some(expr.clone()),
+            other => {
+                return Err(Error::new(
+                    arg.value_span,
+                    format!("`capacity` expects a number like `capacity = 16`, found {}", other.kind()),
+                ))
+            }
+        },
+        other => unreachable!("{other} is accepted by {}", quoted(&spec.known())),
+    }
+    Ok(())
+}
+
+/// A label: a non-empty string literal, or any expression giving a string (evaluated
+/// once per wrapped value, when the `hotpath` feature is on).
+fn label(arg: &Arg) -> Result<Label, Error> {
+    match &arg.value {
+        Value::Str(s) if s.is_empty() => Err(Error::new(arg.value_span, "the label must not be empty")),
+        Value::Str(s) => Ok(Label::Literal(s.clone())),
+        Value::Tokens(expr) => Ok(Label::Expr(expr.clone())),
+        other => Err(Error::new(
+            arg.value_span,
+            format!(
+                "`label` expects a string literal or an expression giving a string (like `format!(\"worker-{{i}}\")`), found {}",
+                other.kind()
+            ),
+        )),
+    }
 }

@@ -95,9 +95,19 @@
 /// Starts profiling for the duration of the annotated function and prints the
 /// report when it ends.
 ///
-/// Works on sync and async functions, on either side of `#[tokio::main]`.
-/// Parameters: `percentiles = [50, 95, 99.9]`, `format = "table" | "json" |
-/// "json-pretty" | "none"`, `limit = N`, `output_path = "path"`. The report is also
+/// Works on sync and async functions (any function, not only `main`; its return type
+/// is kept), on either side of `#[tokio::main]`. Parameters, in any order:
+/// `percentiles = [50, 95, 99.9]`, `format = "table" | "json" | "json-pretty" |
+/// "none"`, `limit = N` (rows per section, 0 = all), `functions_limit`,
+/// `channels_limit`, `streams_limit`, `futures_limit`, `threads_limit`,
+/// `rw_locks_limit`, `mutexes_limit` (`= N`, each overriding `limit` for its
+/// section), `output_path = "path"`, `report = "spec"` (sections: comma-separated
+/// `all`, `auto`, names such as `functions-timing`, `channels`, `threads`, and
+/// `-name` to leave one out; checked when compiling), `allocator = path::To::Alloc`
+/// (with `hotpath-alloc`, the counting allocator wraps it instead of `System`),
+/// `cpu_output = "dir"`. `timeout = ms` of older releases is accepted with a warning
+/// and ignored (use `HOTPATH_SHUTDOWN_MS`). Every bad parameter is a compile error at
+/// its span, all reported at once, with the feature on and off. The report is also
 /// written when `main` panics, on SIGINT/SIGTERM (unless the program handles them)
 /// and on `std::process::exit`.
 ///
@@ -109,26 +119,56 @@ pub use hotpath_macros::main;
 ///
 /// Sync functions are timed from entry to return (early `return`, `?` and panics
 /// included); async functions from first poll to completion, with self time
-/// counted per poll on the thread that polls. `label = "name"` replaces the
-/// function path in reports.
+/// counted per poll on the thread that polls (they are also listed in the `futures`
+/// section). Parameters, in any order:
+/// - `label = "name"` replaces the function path in reports;
+/// - `impl_type = "Type"` names the row `module::Type::function` (what
+///   [`measure_all`] does for methods);
+/// - `log = true` keeps the `Debug` text of the last returned values (the last
+///   `HOTPATH_LOGS_LIMIT`, 50 by default, each cut to `HOTPATH_MAX_LOG_LEN`
+///   characters): the return type must implement `Debug` when the feature is on;
+/// - `future = true` is accepted on async functions only (a compile error on a sync
+///   one, in both modes), which are reported as futures anyway.
 ///
-/// Cost: off, none. On, two clock reads and a few thread-local stores per call.
+/// A trait method without a body cannot be measured: a compile error in both modes
+/// says to annotate the implementations instead.
+///
+/// Cost: off, none. On, two clock reads and a few thread-local stores per call; with
+/// `log = true`, formatting the value and one uncontended lock.
 pub use hotpath_macros::measure;
 
 /// Measures every function of an `impl` block or inline `mod`.
 ///
-/// Functions marked [`skip`], already marked [`measure`], or `const` are left alone.
-/// Cost: as [`measure`] for each function.
+/// Functions marked [`skip`], already marked [`measure`] or [`future_fn`], or `const`
+/// are left alone. `future = true` and `log = true` apply to every function; `log`
+/// then keeps the results whose type implements `Debug` and skips the others (so it
+/// never makes a method fail to compile). Cost: as [`measure`] for each function.
 pub use hotpath_macros::measure_all;
+
+/// Measures every call of an async function as a future: `#[hotpath::future_fn]`.
+///
+/// The calls are reported in the `futures` section (calls, polls, busy and wall time,
+/// cancellation) under the function's path, not in the functions sections.
+/// `log = true` keeps the last outputs, as for [`measure`]. On a sync function it is
+/// a compile error in both modes. Cost: as [`future!`].
+pub use hotpath_macros::future_fn;
 
 /// Excludes a function from an enclosing [`measure_all`]. Cost: none.
 pub use hotpath_macros::skip;
 
-/// Measures one expression under a label: `measure_block!("load", load(&path))`.
+/// Measures one expression under a label and returns its value:
+/// `let n = measure_block!("load", load(&path));`.
 ///
-/// If the expression awaits, it runs inside a measured `async` block timed per
-/// poll, so `return` and `?` inside it apply to that block, as in `async {}`;
-/// otherwise it is guarded in place. Cost: as [`measure`].
+/// The label is a string literal or an expression giving a string (`name`,
+/// `format!("step-{i}")`), evaluated on each pass; the row is named by the label alone,
+/// and its `file` and `line` in the JSON report say where the block is. Exactly one
+/// expression follows the label: `measure_block!("x", a, b)` is a compile error (use a
+/// block, `{ a; b }`). If the expression awaits, it runs inside a measured `async`
+/// block timed per poll, so `return` and `?` inside it apply to that block, as in
+/// `async {}`; otherwise it is guarded in place. Without the feature the expression
+/// is returned as is and the label is not evaluated. Cost: as [`measure`]; a label
+/// expression adds a comparison with the label seen last (a lock for a new text; up
+/// to 1,000 texts per call site, then its `<other>` row).
 pub use hotpath_macros::measure_block;
 
 /// Samples a Tokio runtime's metrics for the report: `tokio_runtime!()` monitors the
@@ -154,8 +194,11 @@ pub use hotpath_macros::tokio_runtime;
 
 mod tokio_runtime;
 
+pub mod instant;
+
 /// Wraps a byte-level I/O value so its reads and writes are measured:
-/// `io!(value)`, `io!(value, label = "name")`, `io!(value, label = "name", iter = true)`.
+/// `io!(value)`, `io!(value, label = "name")`, `io!(value, label = "name", iter = true)`
+/// (see [Labels](macro@future#labels) for label expressions).
 ///
 /// The value may implement `std::io::Read`, `Write`, `Seek`, `BufRead` and, with
 /// the `tokio` feature, `tokio::io::AsyncRead`, `AsyncWrite`, `AsyncSeek`,
@@ -230,11 +273,22 @@ pub use hotpath_engine::io_unwrap;
 /// `Ready` counts as cancelled; with `hotpath-alloc`, the allocations of all its polls
 /// are summed per call. Reported in the `futures` section beside `#[measure]`d async
 /// functions. The expression may be anything that implements `IntoFuture`.
-/// Parameter: `label = "name"` (default `file:line`).
+/// Parameters, in any order: `label` (default `file:line`; see [Labels](#labels)) and
+/// `log = true` (keeps the `Debug` text of the last outputs; the output must implement
+/// `Debug` when the feature is on).
+///
+/// # Labels
+///
+/// On every wrapping macro (`future!`, [`stream!`], [`channel!`], [`mutex!`],
+/// [`rw_lock!`], [`io!`]), `label` is a string literal or any expression giving a
+/// string, evaluated (by reference) once per wrapped value: `label = "jobs"`,
+/// `label = format!("worker-{i}")`, `label = actor.name.clone()`, a `String` or `&str`
+/// variable, or a number. Rows are keyed by the label's text, so every value created
+/// with the same text shares one row. Without the feature the label is not evaluated.
 ///
 /// Cost: off, none (the expression is returned as is). On, per poll two clock reads and
 /// a few thread-local stores; the output type is `MeasuredFuture<F>`
-/// ([`wrap::Future`]).
+/// ([`wrap::Future`]), or with `log = true` `LoggedFuture<F>` ([`wrap::LoggedFuture`]).
 pub use hotpath_macros::future;
 
 /// Measures a stream (`futures_core::Stream`): `stream!(rows, label = "rows")`.
@@ -242,10 +296,13 @@ pub use hotpath_macros::future;
 /// Reports instances, items, completed and active streams, items per second of a
 /// stream's life and the time between items. Rows are keyed by call site and item
 /// type; `iter = true` gives every wrapped stream its own row (up to 1,000, then the
-/// site's `<other>` row, as for [`io!`]). Parameters: `label`, `iter`.
+/// site's `<other>` row, as for [`io!`]). Parameters, in any order: `label` (see
+/// [Labels](macro@future#labels)), `iter = true`, `log = true` (keeps the `Debug` text of
+/// the last items; the item type must implement `Debug` when the feature is on).
 ///
 /// Cost: off, none. On, per poll two clock reads and a few thread-local stores; the
-/// type is `MeasuredStream<S>` ([`wrap::Stream`]).
+/// type is `MeasuredStream<S>` ([`wrap::Stream`]), or with `log = true`
+/// `LoggedStream<S>` ([`wrap::LoggedStream`]).
 pub use hotpath_macros::stream;
 
 /// Measures the messages through a channel: `let (tx, rx) = channel!(mpsc::channel::<Job>(), label = "jobs");`
@@ -259,11 +316,20 @@ pub use hotpath_macros::stream;
 /// many channels are created there; `iter = true` gives each channel its own row (up
 /// to 1,000, then the site's `<other>` row, as for [`io!`]).
 ///
+/// Parameters, in any order: `label` (see [Labels](macro@future#labels)),
+/// `capacity = N` (the bound to report for channels whose constructor does not tell
+/// it: `std::sync::mpsc::sync_channel`, `futures` bounded; a backend that knows its
+/// bound reports its own), `iter = true`, `log = true` (keeps the `Debug` text of the
+/// last messages sent successfully; the message type must implement `Debug` when the
+/// feature is on; watch's `send_modify` is not logged). `proxy = true` of older
+/// releases is accepted with a compile-time warning: channels are always wrapped.
+///
 /// Backends: `std::sync::mpsc` always; `tokio` (mpsc bounded and unbounded, oneshot,
 /// broadcast, watch), `futures` (mpsc, oneshot), `crossbeam`, `flume`,
 /// `async-channel` behind the features of those names. The halves keep their method
 /// names and signatures and deref to the wrapped halves; name their types through
-/// [`wrap`] to write code that compiles in both modes.
+/// [`wrap`] to write code that compiles in both modes. A pair of a backend whose
+/// feature is off is a compile error that names the feature to enable.
 ///
 /// Cost: off, none. On, per message about two atomic increments on lines the profiler
 /// owns, two clock reads and a thread-local histogram write.
@@ -275,6 +341,7 @@ pub use hotpath_macros::channel;
 /// taken and the caller waited), the wait to acquire and the time guards were held
 /// (average and percentiles). Guards deref to the data; poisoning works as without the
 /// wrapper. std always; `parking_lot` and `tokio` behind their features.
+/// Parameter: `label` (see [Labels](macro@future#labels)).
 ///
 /// Cost: off, none. On, two clock reads and a thread-local histogram write per
 /// acquisition; a contended one adds one more clock read and write.
@@ -295,6 +362,9 @@ pub use guard::{Format, HotpathGuard, HotpathGuardBuilder, Section};
 pub mod debug;
 pub use debug::{GaugeHandle, IntoF64, ValHandle};
 
+#[cfg(feature = "hotpath")]
+mod support;
+
 /// Items the macro expansions refer to. Not a public API.
 #[cfg(feature = "hotpath")]
 #[doc(hidden)]
@@ -304,9 +374,12 @@ pub mod __private {
     #[cfg(feature = "hotpath-alloc")]
     pub use hotpath_engine::CountingAllocator;
     pub use hotpath_engine::{
-        channel, live_threads, model, mutex, profiler_bytes, rw_lock, stream, ChannelSite, FnGuard, FnSite, Io, IoSite,
+        channel, channel_logged, future_logged, live_threads, log_value, logs, logs_named, model, mutex,
+        profiler_bytes, rw_lock, stream, stream_logged, ChannelSite, DynSites, FnGuard, FnSite, Io, IoSite,
         MeasuredFuture, MutexSite, RwLockSite, SiteName, StreamSite,
     };
+
+    pub use crate::support::{call_once, Label, LabelDisplay, LabelStr, LogDebug, LogOther, MaybeDebug};
     #[cfg(feature = "tokio")]
     pub use hotpath_engine::{monitor_tokio, monitor_tokio_current, sample_tokio_runtimes, TokioSite};
     pub use hotpath_session::{snapshot, MainConfig};

@@ -14,6 +14,17 @@
 //! drop(tx);
 //! assert_eq!(drain(rx), 2);
 //! ```
+//!
+//! With the feature on, a wrapped value passed where the backend's own type is
+//! expected is a type mismatch such as "expected `std::sync::mpsc::Sender<Job>`, found
+//! `Sender<Job>`", with a note that the found type "is defined in crate
+//! `hotpath_engine`": that is the wrapper `channel!` returned; write the type as
+//! `hotpath::wrap::std::sync::mpsc::Sender<Job>` (and so on for each backend below). A
+//! reference to a wrapped half derefs to the backend's half, so `&tx` is accepted
+//! where `&Sender<Job>` is expected (its sends are then not counted).
+//!
+//! `LoggedFuture` and `LoggedStream` are what `future!` and `stream!` return with
+//! `log = true`.
 
 /// `future!`'s output: `MeasuredFuture<F>` on, `F` off.
 #[cfg(feature = "hotpath")]
@@ -21,6 +32,20 @@ pub type Future<F> = hotpath_engine::MeasuredFuture<F>;
 /// `future!`'s output: `MeasuredFuture<F>` on, `F` off.
 #[cfg(not(feature = "hotpath"))]
 pub type Future<F> = F;
+
+/// `future!(.., log = true)`'s output: `LoggedFuture<F>` on, `F` off.
+#[cfg(feature = "hotpath")]
+pub type LoggedFuture<F> = hotpath_engine::LoggedFuture<F>;
+/// `future!(.., log = true)`'s output: `LoggedFuture<F>` on, `F` off.
+#[cfg(not(feature = "hotpath"))]
+pub type LoggedFuture<F> = F;
+
+/// `stream!(.., log = true)`'s output: `LoggedStream<S>` on, `S` off.
+#[cfg(feature = "hotpath")]
+pub type LoggedStream<S> = hotpath_engine::LoggedStream<S>;
+/// `stream!(.., log = true)`'s output: `LoggedStream<S>` on, `S` off.
+#[cfg(not(feature = "hotpath"))]
+pub type LoggedStream<S> = S;
 
 /// `stream!`'s output: `MeasuredStream<S>` on, `S` off.
 #[cfg(feature = "hotpath")]

@@ -9,16 +9,15 @@ use ::async_channel::{self as ac, RecvError, SendError, TryRecvError, TrySendErr
 use futures_core::{FusedStream, Stream};
 use pin_project_lite::pin_project;
 
-use super::entry::ChannelSite;
 use super::handle::{open, Rx, Tx};
 use super::instance::Flavor;
-use super::instrument::InstrumentChannel;
+use super::instrument::{InstrumentChannel, Wrapping};
 use crate::clock;
 
 /// A wrapped [`async_channel::Sender`].
 pub struct Sender<T> {
     inner: ac::Sender<T>,
-    meta: Tx,
+    meta: Tx<T>,
 }
 
 pin_project! {
@@ -31,11 +30,12 @@ pin_project! {
 }
 
 impl<T> InstrumentChannel for (ac::Sender<T>, ac::Receiver<T>) {
+    type Message = T;
     type Output = (Sender<T>, Receiver<T>);
-    fn instrument(self, site: &'static ChannelSite) -> Self::Output {
+    fn instrument(self, at: Wrapping<'_, T>) -> Self::Output {
         let capacity = self.0.capacity();
         let kind = if capacity.is_some() { "async_channel::bounded" } else { "async_channel::unbounded" };
-        let (tx, rx) = open::<T>(site, kind, capacity, Flavor::Fifo);
+        let (tx, rx) = open::<T>(at, kind, capacity, Flavor::Fifo);
         (Sender { inner: self.0, meta: tx }, Receiver { inner: self.1, meta: rx })
     }
 }
@@ -43,10 +43,12 @@ impl<T> InstrumentChannel for (ac::Sender<T>, ac::Receiver<T>) {
 impl<T> Sender<T> {
     /// As [`async_channel::Sender::send`]; waiting for room counts as blocked.
     pub async fn send(&self, msg: T) -> Result<(), SendError<T>> {
+        let note = self.meta.note(&msg);
         let tick = clock::now();
         match self.inner.try_send(msg) {
             Ok(()) => {
                 self.meta.on_send(tick, 1);
+                self.meta.sent(note);
             }
             Err(TrySendError::Closed(msg)) => return Err(SendError(msg)),
             Err(TrySendError::Full(msg)) => {
@@ -56,6 +58,7 @@ impl<T> Sender<T> {
                 self.meta.on_blocked(end.saturating_sub(start));
                 result?;
                 self.meta.on_send(end, 1);
+                self.meta.sent(note);
             }
         }
         Ok(())
@@ -63,10 +66,12 @@ impl<T> Sender<T> {
 
     /// As [`async_channel::Sender::send_blocking`]; waiting for room counts as blocked.
     pub fn send_blocking(&self, msg: T) -> Result<(), SendError<T>> {
+        let note = self.meta.note(&msg);
         let tick = clock::now();
         match self.inner.try_send(msg) {
             Ok(()) => {
                 self.meta.on_send(tick, 1);
+                self.meta.sent(note);
             }
             Err(TrySendError::Closed(msg)) => return Err(SendError(msg)),
             Err(TrySendError::Full(msg)) => {
@@ -76,6 +81,7 @@ impl<T> Sender<T> {
                 self.meta.on_blocked(end.saturating_sub(start));
                 result?;
                 self.meta.on_send(end, 1);
+                self.meta.sent(note);
             }
         }
         Ok(())
@@ -83,17 +89,21 @@ impl<T> Sender<T> {
 
     /// As [`async_channel::Sender::try_send`].
     pub fn try_send(&self, msg: T) -> Result<(), TrySendError<T>> {
+        let note = self.meta.note(&msg);
         let tick = clock::now();
         self.inner.try_send(msg)?;
         self.meta.on_send(tick, 1);
+        self.meta.sent(note);
         Ok(())
     }
 
     /// As [`async_channel::Sender::force_send`].
     pub fn force_send(&self, msg: T) -> Result<Option<T>, SendError<T>> {
+        let note = self.meta.note(&msg);
         let tick = clock::now();
         let replaced = self.inner.force_send(msg)?;
         self.meta.on_send(tick, 1);
+        self.meta.sent(note);
         if replaced.is_some() {
             self.meta.on_discard(1);
         }

@@ -10,16 +10,15 @@ use crossbeam_channel::{
     self as cb, RecvError, RecvTimeoutError, SendError, SendTimeoutError, TryRecvError, TrySendError,
 };
 
-use super::entry::ChannelSite;
 use super::handle::{open, Rx, Tx};
 use super::instance::Flavor;
-use super::instrument::InstrumentChannel;
+use super::instrument::{InstrumentChannel, Wrapping};
 use crate::clock;
 
 /// A wrapped [`crossbeam_channel::Sender`].
 pub struct Sender<T> {
     inner: cb::Sender<T>,
-    meta: Tx,
+    meta: Tx<T>,
 }
 
 /// A wrapped [`crossbeam_channel::Receiver`].
@@ -29,11 +28,12 @@ pub struct Receiver<T> {
 }
 
 impl<T> InstrumentChannel for (cb::Sender<T>, cb::Receiver<T>) {
+    type Message = T;
     type Output = (Sender<T>, Receiver<T>);
-    fn instrument(self, site: &'static ChannelSite) -> Self::Output {
+    fn instrument(self, at: Wrapping<'_, T>) -> Self::Output {
         let capacity = self.0.capacity();
         let kind = if capacity.is_some() { "crossbeam::bounded" } else { "crossbeam::unbounded" };
-        let (tx, rx) = open::<T>(site, kind, capacity, Flavor::Fifo);
+        let (tx, rx) = open::<T>(at, kind, capacity, Flavor::Fifo);
         (Sender { inner: self.0, meta: tx }, Receiver { inner: self.1, meta: rx })
     }
 }
@@ -42,15 +42,18 @@ impl<T> Sender<T> {
     /// As [`crossbeam_channel::Sender::send`]; on a full bounded channel the wait
     /// counts as blocked.
     pub fn send(&self, msg: T) -> Result<(), SendError<T>> {
+        let note = self.meta.note(&msg);
         let tick = clock::now();
         if self.inner.capacity().is_none() {
             self.inner.send(msg)?;
             self.meta.on_send(tick, 1);
+            self.meta.sent(note);
             return Ok(());
         }
         match self.inner.try_send(msg) {
             Ok(()) => {
                 self.meta.on_send(tick, 1);
+                self.meta.sent(note);
             }
             Err(TrySendError::Disconnected(msg)) => return Err(SendError(msg)),
             Err(TrySendError::Full(msg)) => {
@@ -60,6 +63,7 @@ impl<T> Sender<T> {
                 self.meta.on_blocked(end.saturating_sub(start));
                 result?;
                 self.meta.on_send(end, 1);
+                self.meta.sent(note);
             }
         }
         Ok(())
@@ -67,9 +71,11 @@ impl<T> Sender<T> {
 
     /// As [`crossbeam_channel::Sender::try_send`].
     pub fn try_send(&self, msg: T) -> Result<(), TrySendError<T>> {
+        let note = self.meta.note(&msg);
         let tick = clock::now();
         self.inner.try_send(msg)?;
         self.meta.on_send(tick, 1);
+        self.meta.sent(note);
         Ok(())
     }
 
@@ -81,10 +87,12 @@ impl<T> Sender<T> {
 
     /// As [`crossbeam_channel::Sender::send_deadline`].
     pub fn send_deadline(&self, msg: T, deadline: Instant) -> Result<(), SendTimeoutError<T>> {
+        let note = self.meta.note(&msg);
         let tick = clock::now();
         match self.inner.try_send(msg) {
             Ok(()) => {
                 self.meta.on_send(tick, 1);
+                self.meta.sent(note);
             }
             Err(TrySendError::Disconnected(msg)) => return Err(SendTimeoutError::Disconnected(msg)),
             Err(TrySendError::Full(msg)) => {
@@ -94,6 +102,7 @@ impl<T> Sender<T> {
                 self.meta.on_blocked(end.saturating_sub(start));
                 result?;
                 self.meta.on_send(end, 1);
+                self.meta.sent(note);
             }
         }
         Ok(())

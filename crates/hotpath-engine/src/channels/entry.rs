@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 
 use super::instance::Instance;
 use crate::entries::{Entry, Instrument, Registry, Site};
-use crate::functions::Metric;
+use crate::functions::{LogSlot, Metric};
 use crate::sync::lock;
 
 /// The call site `channel!` emits as a `static`. Not a public API.
@@ -27,6 +27,8 @@ pub struct ChannelEntry {
     pub(crate) latency: Metric,
     /// Time sends waited on a full channel.
     pub(crate) blocked: Metric,
+    /// `log = true`: the last messages sent.
+    pub(crate) logs: LogSlot,
     state: Mutex<State>,
 }
 
@@ -61,7 +63,14 @@ pub(crate) struct Totals {
 
 impl ChannelEntry {
     pub(crate) fn new(kind: &'static str, capacity: Option<u64>) -> Self {
-        Self { kind, capacity, latency: Metric::new(), blocked: Metric::new(), state: Mutex::new(State::default()) }
+        Self {
+            kind,
+            capacity,
+            latency: Metric::new(),
+            blocked: Metric::new(),
+            logs: LogSlot::new(),
+            state: Mutex::new(State::default()),
+        }
     }
 
     /// Adds a new instance (channel creation).

@@ -6,16 +6,15 @@ use std::time::{Duration, Instant};
 
 use ::flume::{self as fl, RecvError, RecvTimeoutError, SendError, SendTimeoutError, TryRecvError, TrySendError};
 
-use super::entry::ChannelSite;
 use super::handle::{open, Rx, Tx};
 use super::instance::Flavor;
-use super::instrument::InstrumentChannel;
+use super::instrument::{InstrumentChannel, Wrapping};
 use crate::clock;
 
 /// A wrapped [`flume::Sender`].
 pub struct Sender<T> {
     inner: fl::Sender<T>,
-    meta: Tx,
+    meta: Tx<T>,
 }
 
 /// A wrapped [`flume::Receiver`].
@@ -25,11 +24,12 @@ pub struct Receiver<T> {
 }
 
 impl<T> InstrumentChannel for (fl::Sender<T>, fl::Receiver<T>) {
+    type Message = T;
     type Output = (Sender<T>, Receiver<T>);
-    fn instrument(self, site: &'static ChannelSite) -> Self::Output {
+    fn instrument(self, at: Wrapping<'_, T>) -> Self::Output {
         let capacity = self.0.capacity();
         let kind = if capacity.is_some() { "flume::bounded" } else { "flume::unbounded" };
-        let (tx, rx) = open::<T>(site, kind, capacity, Flavor::Fifo);
+        let (tx, rx) = open::<T>(at, kind, capacity, Flavor::Fifo);
         (Sender { inner: self.0, meta: tx }, Receiver { inner: self.1, meta: rx })
     }
 }
@@ -37,10 +37,12 @@ impl<T> InstrumentChannel for (fl::Sender<T>, fl::Receiver<T>) {
 impl<T> Sender<T> {
     /// As [`flume::Sender::send`]; on a full bounded channel the wait counts as blocked.
     pub fn send(&self, msg: T) -> Result<(), SendError<T>> {
+        let note = self.meta.note(&msg);
         let tick = clock::now();
         match self.inner.try_send(msg) {
             Ok(()) => {
                 self.meta.on_send(tick, 1);
+                self.meta.sent(note);
             }
             Err(TrySendError::Disconnected(msg)) => return Err(SendError(msg)),
             Err(TrySendError::Full(msg)) => {
@@ -50,6 +52,7 @@ impl<T> Sender<T> {
                 self.meta.on_blocked(end.saturating_sub(start));
                 result?;
                 self.meta.on_send(end, 1);
+                self.meta.sent(note);
             }
         }
         Ok(())
@@ -57,10 +60,12 @@ impl<T> Sender<T> {
 
     /// As [`flume::Sender::send_async`]; waiting for room counts as blocked.
     pub async fn send_async(&self, msg: T) -> Result<(), SendError<T>> {
+        let note = self.meta.note(&msg);
         let tick = clock::now();
         match self.inner.try_send(msg) {
             Ok(()) => {
                 self.meta.on_send(tick, 1);
+                self.meta.sent(note);
             }
             Err(TrySendError::Disconnected(msg)) => return Err(SendError(msg)),
             Err(TrySendError::Full(msg)) => {
@@ -70,6 +75,7 @@ impl<T> Sender<T> {
                 self.meta.on_blocked(end.saturating_sub(start));
                 result?;
                 self.meta.on_send(end, 1);
+                self.meta.sent(note);
             }
         }
         Ok(())
@@ -77,9 +83,11 @@ impl<T> Sender<T> {
 
     /// As [`flume::Sender::try_send`].
     pub fn try_send(&self, msg: T) -> Result<(), TrySendError<T>> {
+        let note = self.meta.note(&msg);
         let tick = clock::now();
         self.inner.try_send(msg)?;
         self.meta.on_send(tick, 1);
+        self.meta.sent(note);
         Ok(())
     }
 
@@ -90,10 +98,12 @@ impl<T> Sender<T> {
 
     /// As [`flume::Sender::send_deadline`]; waiting counts as blocked.
     pub fn send_deadline(&self, msg: T, deadline: Instant) -> Result<(), SendTimeoutError<T>> {
+        let note = self.meta.note(&msg);
         let tick = clock::now();
         match self.inner.try_send(msg) {
             Ok(()) => {
                 self.meta.on_send(tick, 1);
+                self.meta.sent(note);
             }
             Err(TrySendError::Disconnected(msg)) => return Err(SendTimeoutError::Disconnected(msg)),
             Err(TrySendError::Full(msg)) => {
@@ -103,6 +113,7 @@ impl<T> Sender<T> {
                 self.meta.on_blocked(end.saturating_sub(start));
                 result?;
                 self.meta.on_send(end, 1);
+                self.meta.sent(note);
             }
         }
         Ok(())

@@ -1,30 +1,30 @@
 //! The handles the wrapped halves of a channel hold: each counts as a live sender or
 //! receiver of its instance, and the last one dropped hands the instance back to its
-//! entry, which folds its counts and frees it.
+//! entry, which folds its counts and frees it. A sender also keeps the messages it
+//! sends when `log = true` was asked.
 
+use std::fmt::Debug;
 use std::sync::Arc;
 
-use super::entry::{ChannelEntry, ChannelSite};
+use super::entry::ChannelEntry;
 use super::instance::{Flavor, Instance};
+use super::instrument::Wrapping;
 use crate::entries::Entry;
-use crate::memory;
+use crate::{memory, switch};
 
-/// Wraps a new channel carrying `T` at `site`: its entry, a fresh instance, and one
-/// handle for each half that exists.
-pub(crate) fn open<T>(
-    site: &'static ChannelSite,
-    kind: &'static str,
-    capacity: Option<usize>,
-    flavor: Flavor,
-) -> (Tx, Rx) {
-    let entry = site.entry_of::<T>(|| ChannelEntry::new(kind, capacity.map(|c| c as u64)));
+/// Wraps a new channel carrying `T`: its entry, a fresh instance, and one handle for
+/// each half that exists. `capacity` is the bound the backend reports, if any (else
+/// the call's `capacity = N` is reported; latency pairing then keeps its largest ring).
+pub(crate) fn open<T>(at: Wrapping<'_, T>, kind: &'static str, capacity: Option<usize>, flavor: Flavor) -> (Tx<T>, Rx) {
+    let reported = capacity.or(at.capacity).map(|c| c as u64);
+    let entry = at.site.entry_labelled::<T>(at.label, || ChannelEntry::new(kind, reported));
     let instance = memory::untracked(|| {
         let instance = Arc::new(Instance::new(flavor, capacity, entry.latency, entry.blocked));
         entry.attach(Arc::clone(&instance));
         instance
     });
     let shared = Shared { instance, entry };
-    (Tx::new(&shared), Rx::new(&shared))
+    (Tx::new(&shared, at.log), Rx::new(&shared))
 }
 
 /// What every handle of one instance holds.
@@ -48,36 +48,61 @@ impl Shared {
 }
 
 /// A sender's share of an instance; one per wrapped sender value.
-pub(crate) struct Tx(Shared);
+pub(crate) struct Tx<T> {
+    shared: Shared,
+    /// `log = true`: the message as `Debug`.
+    log: Option<fn(&T) -> &dyn Debug>,
+}
 
-impl Tx {
-    fn new(shared: &Shared) -> Self {
-        Self(shared.join(true))
+/// The text of a message about to be sent, kept only if the send succeeds.
+pub(crate) struct Note(Option<String>);
+
+impl<T> Tx<T> {
+    fn new(shared: &Shared, log: Option<fn(&T) -> &dyn Debug>) -> Self {
+        Self { shared: shared.join(true), log }
     }
 
     /// A receiver of the same instance (broadcast and watch `subscribe`).
     #[cfg(feature = "tokio")]
     pub(crate) fn subscribe(&self) -> Rx {
-        Rx::new(&self.0)
+        Rx::new(&self.shared)
+    }
+
+    /// With `log = true`, the message's text, taken before the send moves it.
+    #[inline(always)]
+    pub(crate) fn note(&self, message: &T) -> Note {
+        match self.log {
+            None => Note(None),
+            Some(as_debug) => Note(switch::enabled().then(|| crate::functions::debug_text(as_debug(message)))),
+        }
+    }
+
+    /// Keeps a noted message: the send succeeded.
+    #[inline(always)]
+    pub(crate) fn sent(&self, note: Note) {
+        if let Note(Some(text)) = note {
+            let entry = self.shared.entry;
+            entry.logs.record_text("channels", entry.name(), text);
+        }
     }
 }
 
-impl Clone for Tx {
+impl<T> Clone for Tx<T> {
     fn clone(&self) -> Self {
-        Self::new(&self.0)
+        Self::new(&self.shared, self.log)
     }
 }
 
-impl std::ops::Deref for Tx {
+impl<T> std::ops::Deref for Tx<T> {
     type Target = Instance;
     fn deref(&self) -> &Instance {
-        &self.0.instance
+        &self.shared.instance
     }
 }
 
-impl Drop for Tx {
+impl<T> Drop for Tx<T> {
     fn drop(&mut self) {
-        self.0.leave(true);
+        self.shared.leave(true);
     }
 }
 

@@ -67,5 +67,5 @@ pub mod std;
 pub mod tokio;
 
 pub use entry::{ChannelEntry, ChannelSite};
-pub use instrument::{channel, InstrumentChannel};
+pub use instrument::{channel, channel_logged, InstrumentChannel, Wrapping};
 pub(crate) use section::section;

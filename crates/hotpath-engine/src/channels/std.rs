@@ -8,22 +8,21 @@
 use std::sync::mpsc::{self, RecvError, RecvTimeoutError, SendError, TryRecvError, TrySendError};
 use std::time::Duration;
 
-use super::entry::ChannelSite;
 use super::handle::{open, Rx, Tx};
 use super::instance::Flavor;
-use super::instrument::InstrumentChannel;
+use super::instrument::{InstrumentChannel, Wrapping};
 use crate::clock;
 
 /// A wrapped [`std::sync::mpsc::Sender`].
 pub struct Sender<T> {
     inner: mpsc::Sender<T>,
-    meta: Tx,
+    meta: Tx<T>,
 }
 
 /// A wrapped [`std::sync::mpsc::SyncSender`].
 pub struct SyncSender<T> {
     inner: mpsc::SyncSender<T>,
-    meta: Tx,
+    meta: Tx<T>,
 }
 
 /// A wrapped [`std::sync::mpsc::Receiver`].
@@ -33,18 +32,20 @@ pub struct Receiver<T> {
 }
 
 impl<T> InstrumentChannel for (mpsc::Sender<T>, mpsc::Receiver<T>) {
+    type Message = T;
     type Output = (Sender<T>, Receiver<T>);
-    fn instrument(self, site: &'static ChannelSite) -> Self::Output {
-        let (tx, rx) = open::<T>(site, "std::channel", None, Flavor::Fifo);
+    fn instrument(self, at: Wrapping<'_, T>) -> Self::Output {
+        let (tx, rx) = open::<T>(at, "std::channel", None, Flavor::Fifo);
         (Sender { inner: self.0, meta: tx }, Receiver { inner: self.1, meta: rx })
     }
 }
 
 impl<T> InstrumentChannel for (mpsc::SyncSender<T>, mpsc::Receiver<T>) {
+    type Message = T;
     type Output = (SyncSender<T>, Receiver<T>);
-    fn instrument(self, site: &'static ChannelSite) -> Self::Output {
+    fn instrument(self, at: Wrapping<'_, T>) -> Self::Output {
         // std does not expose the bound; latencies use the largest ring.
-        let (tx, rx) = open::<T>(site, "std::sync_channel", None, Flavor::Fifo);
+        let (tx, rx) = open::<T>(at, "std::sync_channel", None, Flavor::Fifo);
         (SyncSender { inner: self.0, meta: tx }, Receiver { inner: self.1, meta: rx })
     }
 }
@@ -53,9 +54,11 @@ impl<T> Sender<T> {
     /// As [`std::sync::mpsc::Sender::send`].
     #[inline]
     pub fn send(&self, t: T) -> Result<(), SendError<T>> {
+        let note = self.meta.note(&t);
         let tick = clock::now();
         self.inner.send(t)?;
         self.meta.on_send(tick, 1);
+        self.meta.sent(note);
         Ok(())
     }
 }
@@ -65,10 +68,12 @@ impl<T> SyncSender<T> {
     /// as blocked.
     #[inline]
     pub fn send(&self, t: T) -> Result<(), SendError<T>> {
+        let note = self.meta.note(&t);
         let tick = clock::now();
         match self.inner.try_send(t) {
             Ok(()) => {
                 self.meta.on_send(tick, 1);
+                self.meta.sent(note);
                 Ok(())
             }
             Err(TrySendError::Disconnected(t)) => Err(SendError(t)),
@@ -78,6 +83,7 @@ impl<T> SyncSender<T> {
                 let end = clock::now();
                 self.meta.on_blocked(end.saturating_sub(start));
                 self.meta.on_send(end, 1);
+                self.meta.sent(note);
                 Ok(())
             }
         }
@@ -86,9 +92,11 @@ impl<T> SyncSender<T> {
     /// As [`std::sync::mpsc::SyncSender::try_send`].
     #[inline]
     pub fn try_send(&self, t: T) -> Result<(), TrySendError<T>> {
+        let note = self.meta.note(&t);
         let tick = clock::now();
         self.inner.try_send(t)?;
         self.meta.on_send(tick, 1);
+        self.meta.sent(note);
         Ok(())
     }
 }

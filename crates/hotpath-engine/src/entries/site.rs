@@ -69,12 +69,27 @@ impl<K> Site<K> {
 
     /// The entry of a value of type `T` with the site's label; `create` makes the
     /// instrument's data when a new entry is needed. Once per value, never per operation.
+    #[cfg(test)]
     #[inline]
     pub(crate) fn entry_of<T: ?Sized>(&'static self, create: impl FnOnce() -> K) -> &'static Entry<K>
     where
         K: Instrument,
     {
         self.entry(std::any::type_name::<T>(), self.label, create)
+    }
+
+    /// The entry of a value of type `T` labelled `label` when given (computed at run
+    /// time, as `channel!(.., label = format!(..))` does), else with the site's label.
+    #[inline]
+    pub(crate) fn entry_labelled<T: ?Sized>(
+        &'static self,
+        label: Option<&str>,
+        create: impl FnOnce() -> K,
+    ) -> &'static Entry<K>
+    where
+        K: Instrument,
+    {
+        self.entry(std::any::type_name::<T>(), label.or(self.label), create)
     }
 
     /// The entry of a value carrying `type_name`, labelled `label` (which may have been

@@ -7,22 +7,34 @@
 //! - `frame`: the usage (time, allocations) a frame reads at entry and exit.
 //! - `guard`: the sync frame (a guard on the caller's stack).
 //! - `future`: the async frame, pushed and popped on every poll.
+//! - `dynamic`: sites of labels computed at run time, one per distinct label.
+//! - `log_ring`, `logged`, `logged_future`: `log = true`, the last values of a site
+//!   or entry.
 //! - `section`: the `functions-timing` section of the report.
 //! - `metric`: durations of other instruments, in cells of their own id space.
 
 mod cell;
+mod dynamic;
 mod frame;
 mod future;
 mod guard;
+mod log_ring;
+mod logged;
+mod logged_future;
 mod metric;
 mod recorder;
 mod section;
 mod site;
 
 pub(crate) use cell::{SiteCell, SiteTotals};
+pub use dynamic::DynSites;
 pub(crate) use frame::Usage;
 pub use future::MeasuredFuture;
 pub use guard::FnGuard;
+pub use log_ring::logs_named;
+pub(crate) use log_ring::{debug_text, LogSlot};
+pub use logged::{log_value, logs};
+pub use logged_future::{future_logged, LoggedFuture};
 pub(crate) use metric::{collect as collect_metrics, count_metric, record_metric, reset as reset_metrics, Metric};
 pub(crate) use recorder::{collect, live_threads, reset};
 pub(crate) use section::{named, section, select, Named};

@@ -4,6 +4,7 @@
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use std::sync::Mutex;
 
+use super::log_ring::LogSlot;
 use crate::sync::lock;
 
 /// How a site is named in reports.
@@ -32,6 +33,8 @@ pub struct FnSite {
     line: u32,
     is_async: bool,
     kind: SiteKind,
+    /// Where `log = true` keeps the site's last values.
+    logs: LogSlot,
 }
 
 /// Registered sites in id order; index 0 is unused so that id 0 means "unregistered".
@@ -40,12 +43,12 @@ static SITES: Mutex<Vec<&'static FnSite>> = Mutex::new(Vec::new());
 impl FnSite {
     /// A site; `const` so the macros can place it in a `static`.
     pub const fn new(name: SiteName, file: &'static str, line: u32, is_async: bool) -> Self {
-        Self { id: AtomicU32::new(0), name, file, line, is_async, kind: SiteKind::Function }
+        Self { id: AtomicU32::new(0), name, file, line, is_async, kind: SiteKind::Function, logs: LogSlot::new() }
     }
 
     /// The site of a `future!`, reported in the futures section only.
     pub const fn future(name: SiteName, file: &'static str, line: u32) -> Self {
-        Self { id: AtomicU32::new(0), name, file, line, is_async: true, kind: SiteKind::Future }
+        Self { id: AtomicU32::new(0), name, file, line, is_async: true, kind: SiteKind::Future, logs: LogSlot::new() }
     }
 
     /// The site's id, registering it on first use.
@@ -109,6 +112,10 @@ impl FnSite {
 
     pub(crate) fn kind(&self) -> SiteKind {
         self.kind
+    }
+
+    pub(crate) fn logs(&self) -> &LogSlot {
+        &self.logs
     }
 }
 

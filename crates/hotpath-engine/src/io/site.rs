@@ -20,10 +20,11 @@ impl Instrument for IoEntry {
     }
 }
 
-/// The entry a new instance of type `T` wrapped at `site` records into.
+/// The entry a new instance of type `T` wrapped at `site` records into: the row of
+/// `label` when one was computed at run time, else of the site's label.
 #[inline]
-pub(crate) fn entry<T: ?Sized>(site: &'static IoSite) -> &'static Entry<IoEntry> {
-    site.entry_of::<T>(|| IoEntry(()))
+pub(crate) fn entry<T: ?Sized>(site: &'static IoSite, label: Option<&str>) -> &'static Entry<IoEntry> {
+    site.entry_labelled::<T>(label, || IoEntry(()))
 }
 
 /// Every entry, indexed by id.
@@ -40,13 +41,13 @@ mod tests {
 
     #[test]
     fn one_entry_per_type_or_per_instance() {
-        let a = entry::<std::fs::File>(&SHARED);
-        let b = entry::<std::fs::File>(&SHARED);
-        let c = entry::<Vec<u8>>(&SHARED);
+        let a = entry::<std::fs::File>(&SHARED, None);
+        let b = entry::<std::fs::File>(&SHARED, None);
+        let c = entry::<Vec<u8>>(&SHARED, None);
         assert_eq!(a.id(), b.id());
         assert_ne!(a.id(), c.id());
         assert_eq!((a.name(), c.name()), ("shared", "shared"));
-        let names: Vec<String> = (0..3).map(|_| entry::<Vec<u8>>(&EACH).name().to_string()).collect();
+        let names: Vec<String> = (0..3).map(|_| entry::<Vec<u8>>(&EACH, None).name().to_string()).collect();
         assert_eq!(names, ["src/b.rs:9", "src/b.rs:9-2", "src/b.rs:9-3"]);
     }
 }

@@ -39,12 +39,13 @@ pin_project! {
 }
 
 impl<T> Io<T> {
-    /// Wraps `inner`, created at `site`. The concrete type is resolved here, once
-    /// per instance, never per operation. Called by `io!`; not a public API.
+    /// Wraps `inner`, created at `site` (in the row of `label` when one was computed at
+    /// run time). The concrete type is resolved here, once per instance, never per
+    /// operation. Called by `io!`; not a public API.
     #[doc(hidden)]
     #[inline]
-    pub fn new(site: &'static IoSite, inner: T) -> Self {
-        let entry = switch::enabled().then(|| site::entry::<T>(site));
+    pub fn new(site: &'static IoSite, label: Option<&str>, inner: T) -> Self {
+        let entry = switch::enabled().then(|| site::entry::<T>(site, label));
         if let Some(entry) = entry {
             record::instance(entry);
         }

@@ -100,15 +100,24 @@ impl Instrument for RwLockEntry {
 }
 
 /// The entry of a mutex of `T` wrapped at `site`, counting one more instance.
-pub(crate) fn mutex_entry<T: ?Sized>(site: &'static MutexSite, kind: &'static str) -> &'static MutexEntry {
-    let e = site.entry_of::<T>(|| MutexEntry { core: LockCore::new(kind), mode: Mode::new(Sampled::Mutexes) });
+pub(crate) fn mutex_entry<T: ?Sized>(
+    site: &'static MutexSite,
+    label: Option<&str>,
+    kind: &'static str,
+) -> &'static MutexEntry {
+    let e =
+        site.entry_labelled::<T>(label, || MutexEntry { core: LockCore::new(kind), mode: Mode::new(Sampled::Mutexes) });
     e.core.instances.fetch_add(1, Relaxed);
     e
 }
 
 /// The entry of an RwLock of `T` wrapped at `site`, counting one more instance.
-pub(crate) fn rw_lock_entry<T: ?Sized>(site: &'static RwLockSite, kind: &'static str) -> &'static RwLockEntry {
-    let e = site.entry_of::<T>(|| RwLockEntry {
+pub(crate) fn rw_lock_entry<T: ?Sized>(
+    site: &'static RwLockSite,
+    label: Option<&str>,
+    kind: &'static str,
+) -> &'static RwLockEntry {
+    let e = site.entry_labelled::<T>(label, || RwLockEntry {
         core: LockCore::new(kind),
         read: Mode::new(Sampled::RwLocks),
         write: Mode::new(Sampled::RwLocks),

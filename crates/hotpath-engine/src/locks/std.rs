@@ -42,15 +42,15 @@ pub struct RwLockWriteGuard<'a, T: ?Sized + 'a> {
 
 impl<T> InstrumentMutex for sync::Mutex<T> {
     type Output = Mutex<T>;
-    fn instrument(self, site: &'static MutexSite) -> Mutex<T> {
-        Mutex { entry: mutex_entry::<T>(site, "std"), inner: self }
+    fn instrument(self, site: &'static MutexSite, label: Option<&str>) -> Mutex<T> {
+        Mutex { entry: mutex_entry::<T>(site, label, "std"), inner: self }
     }
 }
 
 impl<T> InstrumentRwLock for sync::RwLock<T> {
     type Output = RwLock<T>;
-    fn instrument(self, site: &'static RwLockSite) -> RwLock<T> {
-        RwLock { entry: rw_lock_entry::<T>(site, "std"), inner: self }
+    fn instrument(self, site: &'static RwLockSite, label: Option<&str>) -> RwLock<T> {
+        RwLock { entry: rw_lock_entry::<T>(site, label, "std"), inner: self }
     }
 }
 

@@ -7,7 +7,7 @@
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use crate::entries::{Entry, Instrument, Registry, Site};
-use crate::functions::Metric;
+use crate::functions::{LogSlot, Metric};
 
 /// The call site `stream!` emits as a `static`. Not a public API.
 pub type StreamSite = Site<StreamEntry>;
@@ -26,6 +26,8 @@ pub struct StreamEntry {
     /// Summed first-poll ticks of active instances (wrapping): with their count it gives
     /// their summed lifetimes at any instant without visiting them.
     active_starts: AtomicU64,
+    /// `log = true`: the last items yielded.
+    pub(crate) logs: LogSlot,
 }
 
 impl Instrument for StreamEntry {
@@ -54,6 +56,7 @@ impl StreamEntry {
             cancelled: AtomicU64::new(0),
             ended_ticks: AtomicU64::new(0),
             active_starts: AtomicU64::new(0),
+            logs: LogSlot::new(),
         }
     }
 

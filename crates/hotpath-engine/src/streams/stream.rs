@@ -51,9 +51,10 @@ struct Meter {
     window_items: u64,
 }
 
-/// Wraps a stream created at `site` (the expansion of `stream!`).
-pub fn stream<S: Stream>(site: &'static StreamSite, inner: S) -> MeasuredStream<S> {
-    let entry = site.entry_of::<S::Item>(StreamEntry::new);
+/// Wraps a stream created at `site` (the expansion of `stream!`), in the row of
+/// `label` when one was computed at run time.
+pub fn stream<S: Stream>(site: &'static StreamSite, label: Option<&str>, inner: S) -> MeasuredStream<S> {
+    let entry = site.entry_labelled::<S::Item>(label, StreamEntry::new);
     entry.instances.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let meter = Meter { entry, state: State::NotPolled, start: 0, window_start: 0, window_items: 0 };
     MeasuredStream { inner, meter }
@@ -63,6 +64,11 @@ impl<S> MeasuredStream<S> {
     /// The wrapped stream.
     pub fn get_ref(&self) -> &S {
         &self.inner
+    }
+
+    /// The entry this stream counts in.
+    pub(crate) fn entry(&self) -> &'static Entry<StreamEntry> {
+        self.meter.entry
     }
 }
 

@@ -1,25 +1,42 @@
 //! `measure_block!(label, expr)`: a guard around a sync expression, or a measured
-//! future around an expression that awaits.
+//! future around an expression that awaits. A literal label names one static site; a
+//! label expression is evaluated on each pass and picks the site of its text.
+//!
+//! The row is named by the label alone (that is what users search for); its `file`
+//! and `line` say where the block is.
 
 use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
 use quote::quote;
 
-use super::function::site_static;
+use super::site::{dyn_sites_static, runtime_label, site_static, Kind, Name};
+use crate::spec::Label;
 
-pub(crate) fn block(label: &str, expr: TokenStream) -> TokenStream {
+pub(crate) fn block(label: Label, expr: TokenStream) -> TokenStream {
     let awaits = contains_await(expr.clone());
-    let site = site_static(Some(label), awaits, Span::call_site());
+    let kind = Kind::Function { is_async: awaits };
+    // `site` defines what `site_ref` names, in the same block.
+    let (site, site_ref) = match &label {
+        Label::Literal(label) => {
+            (site_static(&Name::Label(label), kind, Span::call_site()), quote! { &__HOTPATH_SITE })
+        }
+        Label::Expr(expr) => {
+            let expr: TokenStream = expr.clone().into();
+            let statics = dyn_sites_static(kind);
+            let label = runtime_label(&expr);
+            (quote! { #statics #label }, quote! { __HOTPATH_SITES.site(&__hotpath_label) })
+        }
+    };
     if awaits {
         // The awaiting part runs as its own future so each poll is timed on the thread
         // that polls it; `return` and `?` inside it apply to the block, as in `async {}`.
         quote! {
-            ::hotpath::__private::MeasuredFuture::new({ #site &__HOTPATH_SITE }, async { #expr }).await
+            ::hotpath::__private::MeasuredFuture::new({ #site #site_ref }, async { #expr }).await
         }
     } else {
         quote! {
             {
                 #site
-                let __hotpath_guard = ::hotpath::__private::FnGuard::enter(&__HOTPATH_SITE);
+                let __hotpath_guard = ::hotpath::__private::FnGuard::enter(#site_ref);
                 // Parenthesized so a braced argument is not linted as a redundant block.
                 (#expr)
             }

@@ -18,28 +18,45 @@ pub(crate) fn main(args: MainArgs, item: TokenStream) -> TokenStream {
     let mut config = quote! {
         ::hotpath::__private::MainConfig::new(::core::concat!(::core::module_path!(), "::", #name))
     };
-    if let Some(list) = args.percentiles {
+    if let Some(list) = &args.percentiles {
         config.extend(quote! { .percentiles(&[#(#list),*]) });
     }
-    if let Some(format) = args.format {
+    if let Some(format) = &args.format {
         config.extend(quote! { .format(#format) });
     }
     if let Some(limit) = args.limit {
         let limit = limit as usize;
         config.extend(quote! { .limit(#limit) });
     }
-    if let Some(path) = args.output_path {
+    if let Some(path) = &args.output_path {
         config.extend(quote! { .output_path(#path) });
     }
-    if let Some(dir) = args.cpu_output {
+    if let Some(dir) = &args.cpu_output {
         config.extend(quote! { .cpu_output(#dir) });
     }
+    config.extend(report_and_limits(&args));
     let guard: syn::Stmt = syn::parse_quote! {
         let __hotpath_main_guard = ::hotpath::__private::MainGuard::start(#config);
     };
     function.block.stmts.insert(0, guard);
     let allocator = allocator(args.allocator.map(Into::into));
-    quote! { #allocator #function }
+    let notes: TokenStream = crate::note::item(&args.notes).into();
+    quote! { #notes #allocator #function }
+}
+
+/// `.report("..")` and `.functions_limit(N)`, ...: `MainConfig` methods named as the
+/// parameters, emitted after `.limit(N)` so a section's own limit wins.
+fn report_and_limits(args: &MainArgs) -> TokenStream {
+    let mut calls = TokenStream::new();
+    if let Some(spec) = &args.report {
+        calls.extend(quote! { .report(#spec) });
+    }
+    for (name, value) in &args.section_limits {
+        let method = proc_macro2::Ident::new(name, proc_macro2::Span::call_site());
+        let value = *value as usize;
+        calls.extend(quote! { .#method(#value) });
+    }
+    calls
 }
 
 /// With `hotpath-alloc`, the counting global allocator around `System` or the

@@ -5,14 +5,13 @@
 
 mod block;
 mod function;
-mod io;
 mod main_fn;
+mod site;
 mod tokio_runtime;
 mod wrap;
 
 pub(crate) use block::block;
 pub(crate) use function::{measure, measure_all};
-pub(crate) use io::io;
 pub(crate) use main_fn::main;
 pub(crate) use tokio_runtime::tokio_runtime;
 pub(crate) use wrap::wrap;

@@ -30,3 +30,18 @@ mod allocator {
     #[hotpath::main(allocator = "mimalloc")]
     fn run() {}
 }
+
+mod every_bad_parameter_at_once {
+    #[hotpath::main(percentiles = [150], format = "xml", limit = -1)]
+    fn run() {}
+}
+
+mod report {
+    #[hotpath::main(report = "functions-timing, chanels,-thread,auto")]
+    fn run() {}
+}
+
+mod section_limits {
+    #[hotpath::main(functions_limit = "ten", threads_limit = 2.5, mutexes_limit = 3)]
+    fn run() {}
+}

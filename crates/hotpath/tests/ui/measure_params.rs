@@ -16,3 +16,20 @@ const fn constant() -> u32 {
 struct NotAFunction;
 
 fn main() {}
+
+#[hotpath::measure(future = true)]
+fn not_async() {}
+
+#[hotpath::measure(log = "yes", impl_type = "")]
+fn bad_values() {}
+
+trait Service {
+    #[hotpath::measure]
+    fn declared_only(&self) -> u32;
+}
+
+#[hotpath::future_fn]
+fn future_fn_on_sync() {}
+
+#[hotpath::future_fn(label = "x")]
+async fn future_fn_params() {}

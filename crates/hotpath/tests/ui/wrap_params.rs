@@ -9,4 +9,7 @@ fn main() {
     let _h = hotpath::stream!();
     let _i = hotpath::future!(async {}, label = "a", 42);
     let _j = hotpath::stream!(std::iter::empty::<u8>(), label = "a", label = "b");
+    let _k = hotpath::channel!(std::sync::mpsc::channel::<u8>(), label = true, capacity = "four", proxy = "yes");
+    let _l = hotpath::mutex!(std::sync::Mutex::new(0), log = true);
+    let _m = hotpath::future!(async {}, iter = true, log = 1);
 }

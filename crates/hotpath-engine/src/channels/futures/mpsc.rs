@@ -9,16 +9,15 @@ use futures_channel::mpsc::{self, SendError, TryRecvError, TrySendError};
 use futures_core::{FusedStream, Stream};
 use futures_sink::Sink;
 
-use super::super::entry::ChannelSite;
 use super::super::handle::{open, Rx, Tx};
 use super::super::instance::Flavor;
-use super::super::instrument::InstrumentChannel;
+use super::super::instrument::{InstrumentChannel, Wrapping};
 use crate::clock;
 
 /// A wrapped [`futures::channel::mpsc::Sender`](futures_channel::mpsc::Sender).
 pub struct Sender<T> {
     inner: mpsc::Sender<T>,
-    meta: Tx,
+    meta: Tx<T>,
     /// Tick of the first `Pending` from `poll_ready` while waiting for room (0: not waiting).
     blocked_since: u64,
 }
@@ -32,7 +31,7 @@ pub struct Receiver<T> {
 /// A wrapped [`futures::channel::mpsc::UnboundedSender`](futures_channel::mpsc::UnboundedSender).
 pub struct UnboundedSender<T> {
     inner: mpsc::UnboundedSender<T>,
-    meta: Tx,
+    meta: Tx<T>,
 }
 
 /// A wrapped [`futures::channel::mpsc::UnboundedReceiver`](futures_channel::mpsc::UnboundedReceiver).
@@ -42,18 +41,20 @@ pub struct UnboundedReceiver<T> {
 }
 
 impl<T> InstrumentChannel for (mpsc::Sender<T>, mpsc::Receiver<T>) {
+    type Message = T;
     type Output = (Sender<T>, Receiver<T>);
-    fn instrument(self, site: &'static ChannelSite) -> Self::Output {
+    fn instrument(self, at: Wrapping<'_, T>) -> Self::Output {
         // The bound (buffer plus one slot per sender) is not exposed: the largest ring.
-        let (tx, rx) = open::<T>(site, "futures::mpsc", None, Flavor::Fifo);
+        let (tx, rx) = open::<T>(at, "futures::mpsc", None, Flavor::Fifo);
         (Sender { inner: self.0, meta: tx, blocked_since: 0 }, Receiver { inner: self.1, meta: rx })
     }
 }
 
 impl<T> InstrumentChannel for (mpsc::UnboundedSender<T>, mpsc::UnboundedReceiver<T>) {
+    type Message = T;
     type Output = (UnboundedSender<T>, UnboundedReceiver<T>);
-    fn instrument(self, site: &'static ChannelSite) -> Self::Output {
-        let (tx, rx) = open::<T>(site, "futures::mpsc::unbounded", None, Flavor::Fifo);
+    fn instrument(self, at: Wrapping<'_, T>) -> Self::Output {
+        let (tx, rx) = open::<T>(at, "futures::mpsc::unbounded", None, Flavor::Fifo);
         (UnboundedSender { inner: self.0, meta: tx }, UnboundedReceiver { inner: self.1, meta: rx })
     }
 }
@@ -61,9 +62,11 @@ impl<T> InstrumentChannel for (mpsc::UnboundedSender<T>, mpsc::UnboundedReceiver
 impl<T> Sender<T> {
     /// As `futures::channel::mpsc::Sender::try_send`.
     pub fn try_send(&mut self, msg: T) -> Result<(), TrySendError<T>> {
+        let note = self.meta.note(&msg);
         let tick = clock::now();
         self.inner.try_send(msg)?;
         self.meta.on_send(tick, 1);
+        self.meta.sent(note);
         Ok(())
     }
 
@@ -84,9 +87,11 @@ impl<T> Sender<T> {
 
     /// As `futures::channel::mpsc::Sender::start_send`.
     pub fn start_send(&mut self, msg: T) -> Result<(), SendError> {
+        let note = self.meta.note(&msg);
         let tick = clock::now();
         self.inner.start_send(msg)?;
         self.meta.on_send(tick, 1);
+        self.meta.sent(note);
         Ok(())
     }
 }
@@ -114,17 +119,21 @@ impl<T> Sink<T> for Sender<T> {
 impl<T> UnboundedSender<T> {
     /// As `futures::channel::mpsc::UnboundedSender::unbounded_send`.
     pub fn unbounded_send(&self, msg: T) -> Result<(), TrySendError<T>> {
+        let note = self.meta.note(&msg);
         let tick = clock::now();
         self.inner.unbounded_send(msg)?;
         self.meta.on_send(tick, 1);
+        self.meta.sent(note);
         Ok(())
     }
 
     /// As `futures::channel::mpsc::UnboundedSender::start_send`.
     pub fn start_send(&mut self, msg: T) -> Result<(), SendError> {
+        let note = self.meta.note(&msg);
         let tick = clock::now();
         self.inner.start_send(msg)?;
         self.meta.on_send(tick, 1);
+        self.meta.sent(note);
         Ok(())
     }
 }

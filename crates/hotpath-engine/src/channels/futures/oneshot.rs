@@ -6,16 +6,15 @@ use std::task::{Context, Poll};
 
 use futures_channel::oneshot::{self, Canceled};
 
-use super::super::entry::ChannelSite;
 use super::super::handle::{open, Rx, Tx};
 use super::super::instance::Flavor;
-use super::super::instrument::InstrumentChannel;
+use super::super::instrument::{InstrumentChannel, Wrapping};
 use crate::clock;
 
 /// A wrapped [`futures::channel::oneshot::Sender`](futures_channel::oneshot::Sender).
 pub struct Sender<T> {
     inner: oneshot::Sender<T>,
-    meta: Tx,
+    meta: Tx<T>,
 }
 
 /// A wrapped [`futures::channel::oneshot::Receiver`](futures_channel::oneshot::Receiver).
@@ -25,9 +24,10 @@ pub struct Receiver<T> {
 }
 
 impl<T> InstrumentChannel for (oneshot::Sender<T>, oneshot::Receiver<T>) {
+    type Message = T;
     type Output = (Sender<T>, Receiver<T>);
-    fn instrument(self, site: &'static ChannelSite) -> Self::Output {
-        let (tx, rx) = open::<T>(site, "futures::oneshot", Some(1), Flavor::Fifo);
+    fn instrument(self, at: Wrapping<'_, T>) -> Self::Output {
+        let (tx, rx) = open::<T>(at, "futures::oneshot", Some(1), Flavor::Fifo);
         (Sender { inner: self.0, meta: tx }, Receiver { inner: self.1, meta: rx })
     }
 }
@@ -35,9 +35,11 @@ impl<T> InstrumentChannel for (oneshot::Sender<T>, oneshot::Receiver<T>) {
 impl<T> Sender<T> {
     /// As `futures::channel::oneshot::Sender::send`.
     pub fn send(self, value: T) -> Result<(), T> {
+        let note = self.meta.note(&value);
         let tick = clock::now();
         self.inner.send(value)?;
         self.meta.on_send(tick, 1);
+        self.meta.sent(note);
         Ok(())
     }
 }

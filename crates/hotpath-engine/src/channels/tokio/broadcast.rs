@@ -7,16 +7,15 @@
 
 use ::tokio::sync::broadcast::{self, error};
 
-use super::super::entry::ChannelSite;
 use super::super::handle::{open, Rx, Tx};
 use super::super::instance::Flavor;
-use super::super::instrument::InstrumentChannel;
+use super::super::instrument::{InstrumentChannel, Wrapping};
 use crate::clock;
 
 /// A wrapped [`tokio::sync::broadcast::Sender`].
 pub struct Sender<T> {
     inner: broadcast::Sender<T>,
-    meta: Tx,
+    meta: Tx<T>,
 }
 
 /// A wrapped [`tokio::sync::broadcast::Receiver`].
@@ -28,9 +27,10 @@ pub struct Receiver<T> {
 }
 
 impl<T> InstrumentChannel for (broadcast::Sender<T>, broadcast::Receiver<T>) {
+    type Message = T;
     type Output = (Sender<T>, Receiver<T>);
-    fn instrument(self, site: &'static ChannelSite) -> Self::Output {
-        let (tx, rx) = open::<T>(site, "tokio::broadcast", None, Flavor::Broadcast);
+    fn instrument(self, at: Wrapping<'_, T>) -> Self::Output {
+        let (tx, rx) = open::<T>(at, "tokio::broadcast", None, Flavor::Broadcast);
         (Sender { inner: self.0, meta: tx }, Receiver { inner: self.1, meta: rx, next: 0 })
     }
 }
@@ -38,9 +38,11 @@ impl<T> InstrumentChannel for (broadcast::Sender<T>, broadcast::Receiver<T>) {
 impl<T> Sender<T> {
     /// As [`tokio::sync::broadcast::Sender::send`].
     pub fn send(&self, value: T) -> Result<usize, error::SendError<T>> {
+        let note = self.meta.note(&value);
         let tick = clock::now();
         let receivers = self.inner.send(value)?;
         self.meta.on_send(tick, receivers as u64);
+        self.meta.sent(note);
         Ok(receivers)
     }
 

@@ -11,16 +11,15 @@ use std::task::{Context, Poll};
 
 use ::tokio::sync::mpsc::{self, error};
 
-use super::super::entry::ChannelSite;
 use super::super::handle::{open, Rx, Tx};
 use super::super::instance::Flavor;
-use super::super::instrument::InstrumentChannel;
+use super::super::instrument::{InstrumentChannel, Wrapping};
 use crate::clock;
 
 /// A wrapped [`tokio::sync::mpsc::Sender`].
 pub struct Sender<T> {
     inner: mpsc::Sender<T>,
-    meta: Tx,
+    meta: Tx<T>,
 }
 
 /// A wrapped [`tokio::sync::mpsc::Receiver`].
@@ -32,7 +31,7 @@ pub struct Receiver<T> {
 /// A wrapped [`tokio::sync::mpsc::UnboundedSender`].
 pub struct UnboundedSender<T> {
     inner: mpsc::UnboundedSender<T>,
-    meta: Tx,
+    meta: Tx<T>,
 }
 
 /// A wrapped [`tokio::sync::mpsc::UnboundedReceiver`].
@@ -44,28 +43,30 @@ pub struct UnboundedReceiver<T> {
 /// A wrapped [`tokio::sync::mpsc::Permit`]: counts the message it sends.
 pub struct Permit<'a, T> {
     inner: mpsc::Permit<'a, T>,
-    meta: &'a Tx,
+    meta: &'a Tx<T>,
 }
 
 /// A wrapped [`tokio::sync::mpsc::OwnedPermit`].
 pub struct OwnedPermit<T> {
     inner: mpsc::OwnedPermit<T>,
-    meta: Tx,
+    meta: Tx<T>,
 }
 
 impl<T> InstrumentChannel for (mpsc::Sender<T>, mpsc::Receiver<T>) {
+    type Message = T;
     type Output = (Sender<T>, Receiver<T>);
-    fn instrument(self, site: &'static ChannelSite) -> Self::Output {
+    fn instrument(self, at: Wrapping<'_, T>) -> Self::Output {
         let capacity = self.0.max_capacity();
-        let (tx, rx) = open::<T>(site, "tokio::mpsc", Some(capacity), Flavor::Fifo);
+        let (tx, rx) = open::<T>(at, "tokio::mpsc", Some(capacity), Flavor::Fifo);
         (Sender { inner: self.0, meta: tx }, Receiver { inner: self.1, meta: rx })
     }
 }
 
 impl<T> InstrumentChannel for (mpsc::UnboundedSender<T>, mpsc::UnboundedReceiver<T>) {
+    type Message = T;
     type Output = (UnboundedSender<T>, UnboundedReceiver<T>);
-    fn instrument(self, site: &'static ChannelSite) -> Self::Output {
-        let (tx, rx) = open::<T>(site, "tokio::mpsc::unbounded", None, Flavor::Fifo);
+    fn instrument(self, at: Wrapping<'_, T>) -> Self::Output {
+        let (tx, rx) = open::<T>(at, "tokio::mpsc::unbounded", None, Flavor::Fifo);
         (UnboundedSender { inner: self.0, meta: tx }, UnboundedReceiver { inner: self.1, meta: rx })
     }
 }
@@ -73,10 +74,12 @@ impl<T> InstrumentChannel for (mpsc::UnboundedSender<T>, mpsc::UnboundedReceiver
 impl<T> Sender<T> {
     /// As [`tokio::sync::mpsc::Sender::send`]; waiting for room counts as blocked.
     pub async fn send(&self, value: T) -> Result<(), error::SendError<T>> {
+        let note = self.meta.note(&value);
         let tick = clock::now();
         match self.inner.try_send(value) {
             Ok(()) => {
                 self.meta.on_send(tick, 1);
+                self.meta.sent(note);
             }
             Err(error::TrySendError::Closed(value)) => return Err(error::SendError(value)),
             Err(error::TrySendError::Full(value)) => {
@@ -86,6 +89,7 @@ impl<T> Sender<T> {
                 self.meta.on_blocked(end.saturating_sub(start));
                 result?;
                 self.meta.on_send(end, 1);
+                self.meta.sent(note);
             }
         }
         Ok(())
@@ -93,18 +97,22 @@ impl<T> Sender<T> {
 
     /// As [`tokio::sync::mpsc::Sender::try_send`].
     pub fn try_send(&self, value: T) -> Result<(), error::TrySendError<T>> {
+        let note = self.meta.note(&value);
         let tick = clock::now();
         self.inner.try_send(value)?;
         self.meta.on_send(tick, 1);
+        self.meta.sent(note);
         Ok(())
     }
 
     /// As [`tokio::sync::mpsc::Sender::blocking_send`].
     pub fn blocking_send(&self, value: T) -> Result<(), error::SendError<T>> {
+        let note = self.meta.note(&value);
         let tick = clock::now();
         match self.inner.try_send(value) {
             Ok(()) => {
                 self.meta.on_send(tick, 1);
+                self.meta.sent(note);
             }
             Err(error::TrySendError::Closed(value)) => return Err(error::SendError(value)),
             Err(error::TrySendError::Full(value)) => {
@@ -114,6 +122,7 @@ impl<T> Sender<T> {
                 self.meta.on_blocked(end.saturating_sub(start));
                 result?;
                 self.meta.on_send(end, 1);
+                self.meta.sent(note);
             }
         }
         Ok(())
@@ -170,18 +179,22 @@ impl<T> Sender<T> {
 impl<T> Permit<'_, T> {
     /// As [`tokio::sync::mpsc::Permit::send`].
     pub fn send(self, value: T) {
+        let note = self.meta.note(&value);
         let tick = clock::now();
         self.inner.send(value);
         self.meta.on_send(tick, 1);
+        self.meta.sent(note);
     }
 }
 
 impl<T> OwnedPermit<T> {
     /// As [`tokio::sync::mpsc::OwnedPermit::send`]: gives back the wrapped sender.
     pub fn send(self, value: T) -> Sender<T> {
+        let note = self.meta.note(&value);
         let tick = clock::now();
         let inner = self.inner.send(value);
         self.meta.on_send(tick, 1);
+        self.meta.sent(note);
         Sender { inner, meta: self.meta }
     }
 
@@ -194,9 +207,11 @@ impl<T> OwnedPermit<T> {
 impl<T> UnboundedSender<T> {
     /// As [`tokio::sync::mpsc::UnboundedSender::send`].
     pub fn send(&self, value: T) -> Result<(), error::SendError<T>> {
+        let note = self.meta.note(&value);
         let tick = clock::now();
         self.inner.send(value)?;
         self.meta.on_send(tick, 1);
+        self.meta.sent(note);
         Ok(())
     }
 }

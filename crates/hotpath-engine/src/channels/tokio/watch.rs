@@ -4,16 +4,15 @@
 
 use ::tokio::sync::watch::{self, error};
 
-use super::super::entry::ChannelSite;
 use super::super::handle::{open, Rx, Tx};
 use super::super::instance::Flavor;
-use super::super::instrument::InstrumentChannel;
+use super::super::instrument::{InstrumentChannel, Wrapping};
 use crate::clock;
 
 /// A wrapped [`tokio::sync::watch::Sender`].
 pub struct Sender<T> {
     inner: watch::Sender<T>,
-    meta: Tx,
+    meta: Tx<T>,
 }
 
 /// A wrapped [`tokio::sync::watch::Receiver`].
@@ -23,9 +22,10 @@ pub struct Receiver<T> {
 }
 
 impl<T> InstrumentChannel for (watch::Sender<T>, watch::Receiver<T>) {
+    type Message = T;
     type Output = (Sender<T>, Receiver<T>);
-    fn instrument(self, site: &'static ChannelSite) -> Self::Output {
-        let (tx, rx) = open::<T>(site, "tokio::watch", Some(1), Flavor::Watch);
+    fn instrument(self, at: Wrapping<'_, T>) -> Self::Output {
+        let (tx, rx) = open::<T>(at, "tokio::watch", Some(1), Flavor::Watch);
         (Sender { inner: self.0, meta: tx }, Receiver { inner: self.1, meta: rx })
     }
 }
@@ -33,17 +33,21 @@ impl<T> InstrumentChannel for (watch::Sender<T>, watch::Receiver<T>) {
 impl<T> Sender<T> {
     /// As [`tokio::sync::watch::Sender::send`].
     pub fn send(&self, value: T) -> Result<(), error::SendError<T>> {
+        let note = self.meta.note(&value);
         let tick = clock::now();
         self.inner.send(value)?;
         self.meta.on_send(tick, 1);
+        self.meta.sent(note);
         Ok(())
     }
 
     /// As [`tokio::sync::watch::Sender::send_replace`].
     pub fn send_replace(&self, value: T) -> T {
+        let note = self.meta.note(&value);
         let tick = clock::now();
         let old = self.inner.send_replace(value);
         self.meta.on_send(tick, 1);
+        self.meta.sent(note);
         old
     }
 

@@ -1,0 +1,185 @@
+//! Parameters of `#[hotpath::main]`.
+
+use proc_macro::TokenStream;
+
+use super::common::{is_path, quoted, string, unknown, wrong_kind};
+use crate::args::{self, Arg, Value};
+use crate::error::{Collector, Error, Errors};
+use crate::note::Note;
+
+/// Output formats `format = "..."` accepts, as the runtime names them.
+pub(crate) const FORMATS: [&str; 4] = ["table", "json", "json-pretty", "none"];
+
+/// Section names of `report = "..."` (and `HOTPATH_REPORT`).
+pub(crate) const SECTIONS: [&str; 16] = [
+    "functions-timing",
+    "functions-alloc",
+    "functions-cpu",
+    "functions-icount",
+    "channels",
+    "streams",
+    "futures",
+    "rw_locks",
+    "mutexes",
+    "sql",
+    "http",
+    "server",
+    "io",
+    "threads",
+    "debug",
+    "tokio_runtime",
+];
+
+/// The per-section row limits, named as the parameters and as the config methods.
+pub(crate) const SECTION_LIMITS: [&str; 7] = [
+    "functions_limit",
+    "channels_limit",
+    "streams_limit",
+    "futures_limit",
+    "threads_limit",
+    "rw_locks_limit",
+    "mutexes_limit",
+];
+
+const KNOWN: [&str; 14] = [
+    "percentiles",
+    "format",
+    "limit",
+    "functions_limit",
+    "channels_limit",
+    "streams_limit",
+    "futures_limit",
+    "threads_limit",
+    "rw_locks_limit",
+    "mutexes_limit",
+    "output_path",
+    "report",
+    "allocator",
+    "cpu_output",
+];
+
+/// Parameters of `#[hotpath::main]`.
+#[cfg_attr(not(feature = "hotpath"), allow(dead_code))]
+#[derive(Default)]
+pub(crate) struct MainArgs {
+    pub(crate) percentiles: Option<Vec<f64>>,
+    pub(crate) format: Option<String>,
+    pub(crate) limit: Option<u64>,
+    /// `functions_limit = N`, ...: (parameter name, value), in the order given.
+    pub(crate) section_limits: Vec<(&'static str, u64)>,
+    pub(crate) output_path: Option<String>,
+    /// `report = "functions-timing,threads"`: the section spec, already checked.
+    pub(crate) report: Option<String>,
+    /// `allocator = path::To::Allocator`: wrapped by the counting allocator with `hotpath-alloc`.
+    pub(crate) allocator: Option<TokenStream>,
+    /// `cpu_output = "dir"`: where `hotpath-cpu` writes its profile files.
+    pub(crate) cpu_output: Option<String>,
+    /// Accepted but ignored parameters (`timeout = ms` of older releases).
+    pub(crate) notes: Vec<Note>,
+}
+
+/// Checks every parameter and reports every bad one at once.
+pub(crate) fn main_args(tokens: TokenStream) -> Result<MainArgs, Errors> {
+    let mut errors = Collector::default();
+    let mut out = MainArgs::default();
+    for arg in args::parse(tokens, &mut errors) {
+        if let Err(e) = one(&arg, &mut out) {
+            errors.push(e);
+        }
+    }
+    errors.finish(out)
+}
+
+fn one(arg: &Arg, out: &mut MainArgs) -> Result<(), Error> {
+    match arg.name.as_str() {
+        "percentiles" => out.percentiles = Some(percentiles(arg)?),
+        "format" => {
+            let f = string(arg)?;
+            if !FORMATS.contains(&f.as_str()) {
+                return Err(Error::new(
+                    arg.value_span,
+                    format!("unknown format {f:?}; expected one of {}", quoted(&FORMATS)),
+                ));
+            }
+            out.format = Some(f);
+        }
+        "limit" => out.limit = Some(row_count(arg)?),
+        name if SECTION_LIMITS.contains(&name) => {
+            let method = SECTION_LIMITS.iter().find(|m| **m == name).expect("listed");
+            out.section_limits.push((method, row_count(arg)?));
+        }
+        "output_path" => out.output_path = Some(string(arg)?),
+        "report" => {
+            let spec = string(arg)?;
+            check_report(&spec).map_err(|m| Error::new(arg.value_span, m))?;
+            out.report = Some(spec);
+        }
+        "cpu_output" => out.cpu_output = Some(string(arg)?),
+        "allocator" => match &arg.value {
+            Value::Tokens(path) if is_path(path) => out.allocator = Some(path.clone()),
+            other => {
+                return Err(wrong_kind(arg, other, "the path of a unit-struct allocator, like `mimalloc::MiMalloc`"))
+            }
+        },
+        // Removed before 0.30 (the seed rejects it with the feature on); a note says what replaced it.
+        "timeout" => {
+            row_count(arg)?;
+            out.notes.push(Note {
+                name: arg.name.clone(),
+                span: arg.name_span,
+                message: "`timeout` is ignored: set HOTPATH_SHUTDOWN_MS, or use \
+                          HotpathGuardBuilder::build_with_shutdown"
+                    .into(),
+            });
+        }
+        _ => return Err(unknown(arg, "#[hotpath::main]", &KNOWN)),
+    }
+    Ok(())
+}
+
+fn row_count(arg: &Arg) -> Result<u64, Error> {
+    match arg.value {
+        Value::Int(n) => Ok(n),
+        Value::Tokens(ref t) if t.to_string().starts_with('-') => Err(Error::new(
+            arg.value_span,
+            format!(
+                "`{}` expects a row count like `{} = 20` (0 shows all), found a negative number",
+                arg.name, arg.name
+            ),
+        )),
+        ref other => Err(wrong_kind(arg, other, &format!("a row count like `{} = 20` (0 shows all)", arg.name))),
+    }
+}
+
+fn percentiles(arg: &Arg) -> Result<Vec<f64>, Error> {
+    let Value::List(items) = &arg.value else {
+        return Err(wrong_kind(arg, &arg.value, "a list like `[50, 95, 99.9]`"));
+    };
+    if items.is_empty() {
+        return Err(Error::new(arg.value_span, "give at least one percentile, like `[50, 95, 99]`"));
+    }
+    if let Some((p, span)) = items.iter().find(|(p, _)| !(0.0..=100.0).contains(p)) {
+        return Err(Error::new(*span, format!("percentile {p} is outside 0..=100")));
+    }
+    Ok(items.iter().map(|(p, _)| *p).collect())
+}
+
+/// The section-spec grammar: comma-separated `all`, `auto`, `<name>` or `-<name>`,
+/// each trimmed; empty entries are ignored.
+pub(crate) fn check_report(spec: &str) -> Result<(), String> {
+    let bad: Vec<&str> = spec
+        .split(',')
+        .map(str::trim)
+        .filter(|t| !t.is_empty() && *t != "all" && *t != "auto")
+        .filter(|t| !SECTIONS.contains(&t.strip_prefix('-').unwrap_or(t)))
+        .collect();
+    if bad.is_empty() {
+        return Ok(());
+    }
+    let list = bad.iter().map(|t| format!("{t:?}")).collect::<Vec<_>>().join(", ");
+    Err(format!(
+        "unknown report section {list}; expected `all`, `auto`, a section name or `-name` to leave one out, \
+         with names {}",
+        quoted(&SECTIONS)
+    ))
+}

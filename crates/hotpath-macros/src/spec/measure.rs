@@ -1,0 +1,76 @@
+//! Parameters of `#[hotpath::measure]`, `#[hotpath::future_fn]` and
+//! `#[hotpath::measure_all]`.
+
+use proc_macro::TokenStream;
+
+use super::common::{boolean, label_value, string, unknown};
+use crate::args::{self, Arg};
+use crate::error::{Collector, Error, Errors};
+
+/// What `#[measure]` (and the other function attributes) were asked for.
+#[cfg_attr(not(feature = "hotpath"), allow(dead_code))]
+#[derive(Clone, Default)]
+pub(crate) struct MeasureArgs {
+    /// `label = "name"`: the row's name instead of the function's path.
+    pub(crate) label: Option<String>,
+    /// `impl_type = "Type"`: the row is named `module::Type::function`.
+    pub(crate) impl_type: Option<String>,
+    /// `log = true`: keep the `Debug` text of the last returned values.
+    pub(crate) log: bool,
+    /// `future = true`: only on async functions (they are in the futures section anyway).
+    pub(crate) future: bool,
+    /// Set by `future_fn`: the call is reported as a future only.
+    pub(crate) future_only: bool,
+    /// Set by `measure_all(log = true)`: log only return types that implement `Debug`.
+    pub(crate) log_if_debug: bool,
+}
+
+/// `#[hotpath::measure(label = "..", impl_type = "..", log = true, future = true)]`, any order.
+pub(crate) fn measure_args(tokens: TokenStream) -> Result<MeasureArgs, Errors> {
+    let known = ["label", "impl_type", "log", "future"];
+    parse(tokens, "#[hotpath::measure]", &known, MeasureArgs::default())
+}
+
+/// `#[hotpath::future_fn]` or `#[hotpath::future_fn(log = true)]`.
+pub(crate) fn future_fn_args(tokens: TokenStream) -> Result<MeasureArgs, Errors> {
+    let base = MeasureArgs { future_only: true, ..MeasureArgs::default() };
+    parse(tokens, "#[hotpath::future_fn]", &["log"], base)
+}
+
+/// `#[hotpath::measure_all(future = true, log = true)]`: applied to every method; `log`
+/// then records only the return values whose type implements `Debug`.
+pub(crate) fn measure_all_args(tokens: TokenStream) -> Result<MeasureArgs, Errors> {
+    let mut args = parse(tokens, "#[hotpath::measure_all]", &["future", "log"], MeasureArgs::default())?;
+    args.log_if_debug = args.log;
+    Ok(args)
+}
+
+fn parse(tokens: TokenStream, macro_name: &str, known: &[&str], mut out: MeasureArgs) -> Result<MeasureArgs, Errors> {
+    let mut errors = Collector::default();
+    for arg in args::parse(tokens, &mut errors) {
+        if let Err(e) = one(&arg, macro_name, known, &mut out) {
+            errors.push(e);
+        }
+    }
+    errors.finish(out)
+}
+
+fn one(arg: &Arg, macro_name: &str, known: &[&str], out: &mut MeasureArgs) -> Result<(), Error> {
+    if !known.contains(&arg.name.as_str()) {
+        return Err(unknown(arg, macro_name, known));
+    }
+    match arg.name.as_str() {
+        "label" => out.label = Some(label_value(arg)?),
+        "impl_type" => {
+            let ty = string(arg)?;
+            if !ty.split("::").all(|s| !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_')) {
+                return Err(Error::new(arg.value_span, "`impl_type` expects a type name like \"Worker\""));
+            }
+            out.impl_type = Some(ty);
+        }
+        "log" => out.log = boolean(arg)?,
+        "future" => out.future = boolean(arg)?,
+        other => unreachable!("{other} is in `known`"),
+    }
+    Ok(())
+}
