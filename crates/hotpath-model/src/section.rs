@@ -20,11 +20,13 @@ pub enum Tab {
     Threads,
     /// Tokio runtimes.
     Tokio,
+    /// Server routes, outgoing HTTP calls and SQL queries.
+    Services,
 }
 
 impl Tab {
     /// Every tab, in the console's order.
-    pub const ALL: [Tab; 5] = [Tab::Functions, Tab::DataFlow, Tab::Io, Tab::Threads, Tab::Tokio];
+    pub const ALL: [Tab; 6] = [Tab::Functions, Tab::DataFlow, Tab::Io, Tab::Threads, Tab::Tokio, Tab::Services];
 
     /// The tab's title.
     pub fn title(self) -> &'static str {
@@ -34,6 +36,7 @@ impl Tab {
             Self::Io => "I/O",
             Self::Threads => "Threads",
             Self::Tokio => "Tokio",
+            Self::Services => "Services",
         }
     }
 }
