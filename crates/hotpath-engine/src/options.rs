@@ -18,6 +18,11 @@ pub const DEFAULT_CPU_HZ: u64 = 100;
 /// Tokio runtime sampling interval (`HOTPATH_TOKIO_RUNTIME_INTERVAL_MS`).
 pub const DEFAULT_TOKIO_RUNTIME_INTERVAL_MS: u64 = 1000;
 
+/// Rows per HTTP/SQL table unless `HOTPATH_ENTRIES_LIMIT` says otherwise.
+pub const DEFAULT_ENTRIES_LIMIT: usize = 1000;
+/// The largest `HOTPATH_ENTRIES_LIMIT` honoured (three tables of it fit the cell ids).
+pub const MAX_ENTRIES_LIMIT: usize = 5000;
+
 /// Which rows to keep: a substring, or a regular expression written `/like this/`.
 #[derive(Clone, Debug)]
 pub enum Focus {
@@ -85,6 +90,14 @@ pub struct Options {
     pub time_sampling_rate: f64,
     /// Duration sections carry fixed buckets (live snapshots, for Prometheus histograms).
     pub buckets: bool,
+    /// Rows per HTTP/SQL table keyed at run time (`HOTPATH_ENTRIES_LIMIT`); later keys
+    /// count in `<other>`.
+    pub entries_limit: usize,
+    /// Attribute SQL queries, HTTP calls and measured functions to the server route
+    /// whose request made them (`HOTPATH_ROUTE_SCOPE`).
+    pub route_scope: bool,
+    /// Keep each SQL row's first raw statement, literals included (`HOTPATH_SQL_RAW_LOGS`).
+    pub sql_raw_logs: bool,
 }
 
 impl Default for Options {
@@ -102,6 +115,9 @@ impl Default for Options {
             tokio_runtime_interval_ms: DEFAULT_TOKIO_RUNTIME_INTERVAL_MS,
             time_sampling_rate: 1.0,
             buckets: false,
+            entries_limit: DEFAULT_ENTRIES_LIMIT,
+            route_scope: true,
+            sql_raw_logs: false,
         }
     }
 }

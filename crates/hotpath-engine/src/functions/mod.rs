@@ -24,7 +24,7 @@ pub(crate) use frame::Usage;
 pub use future::MeasuredFuture;
 pub use guard::FnGuard;
 pub(crate) use metric::{collect as collect_metrics, count_metric, record_metric, Metric};
-pub(crate) use recorder::{collect, live_threads};
+pub(crate) use recorder::{close_window, collect, live_threads, open_window};
 pub(crate) use section::{named, section, select, Named};
 #[cfg(all(feature = "cpu", target_os = "linux"))]
 pub(crate) use site::registered as registered_sites;

@@ -3,7 +3,7 @@
 use crate::format::{format_count, format_duration_ns};
 use crate::grid::{shown, titled, Table};
 use crate::meta::Meta;
-use crate::requests::{RequestAlloc, RouteScope, StatusClasses};
+use crate::requests::{RequestAlloc, StatusClasses};
 use crate::stats::DurationStats;
 
 use super::Server;
@@ -55,6 +55,7 @@ impl Server {
 #[cfg(test)]
 mod tests {
     use super::super::ServerRow;
+    use crate::requests::RouteScope;
     use super::*;
     use crate::percentiles::Percentiles;
 

@@ -76,7 +76,12 @@ mod tests {
             ..SqlRow::default()
         };
         let text = Sql { total_queries: 1, calls: 2, rows: vec![row] }.table(&Meta::default());
-        assert!(text.contains("| SELECT c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, ... | sqlx    | 2     | 0      | 2    |"), "{text}");
+        assert!(
+            text.contains(
+                "| SELECT c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, ... | sqlx    | 2     | 0      | 2    |"
+            ),
+            "{text}"
+        );
         assert_eq!(cut("é".repeat(70).as_str()).chars().count(), QUERY_WIDTH);
     }
 }
