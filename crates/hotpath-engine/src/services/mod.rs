@@ -29,6 +29,7 @@ mod server;
 mod sql;
 mod text;
 mod totals;
+pub mod wrap;
 
 pub use http::instrument::{InstrumentHttpClient, ReqwestHttpMiddleware, UreqHttpMiddleware};
 pub use scope::set_route_scope;

@@ -164,6 +164,40 @@ const VARIABLES: &[Variable] = &[
         secret: false,
     },
     Variable {
+        name: "HOTPATH_ENTRIES_LIMIT",
+        apply: |c, v| {
+            let max = hotpath_engine::options::MAX_ENTRIES_LIMIT;
+            c.options.entries_limit = number(v, 1..=max, &format!("is not a row count in 1..={max}"))?;
+            Ok(())
+        },
+        kept: |c| c.options.entries_limit.to_string(),
+        secret: false,
+    },
+    Variable {
+        name: "HOTPATH_ROUTE_SCOPE",
+        // As hotpath 0.30: `0` or `false` turn it off, any other value on.
+        apply: |c, v| {
+            let t = text(v)?.trim();
+            c.options.route_scope = !(t == "0" || t.eq_ignore_ascii_case("false"));
+            Ok(())
+        },
+        kept: |c| if c.options.route_scope { "on" } else { "off" }.into(),
+        secret: false,
+    },
+    Variable {
+        name: "HOTPATH_SQL_RAW_LOGS",
+        apply: |c, v| {
+            c.options.sql_raw_logs = match text(v)?.trim().to_ascii_lowercase().as_str() {
+                "1" | "true" | "yes" | "on" => true,
+                "" | "0" | "false" | "no" | "off" => false,
+                _ => return Err("is not 1/true/yes/on or 0/false/no/off".into()),
+            };
+            Ok(())
+        },
+        kept: |c| if c.options.sql_raw_logs { "on" } else { "off" }.into(),
+        secret: false,
+    },
+    Variable {
         name: "HOTPATH_METRICS_SERVER_OFF",
         apply: |c, v| {
             // Anything but a clear "no" turns the server off: a typo must not open a port.

@@ -55,9 +55,9 @@ impl Server {
 #[cfg(test)]
 mod tests {
     use super::super::ServerRow;
-    use crate::requests::RouteScope;
     use super::*;
     use crate::percentiles::Percentiles;
+    use crate::requests::RouteScope;
 
     #[test]
     fn routes_with_status_classes_and_scope() {
