@@ -1,8 +1,9 @@
 //! The HTTP and SQL instruments against real components, in one test target: each
 //! test runs `service_case` (an axum server on a loopback port, driven by reqwest and
 //! ureq clients, with SQLite through diesel and sqlx) as a process of its own and
-//! checks its report against exactly what the program sent.
-#![cfg(feature = "profile")]
+//! checks its report against exactly what the program sent. Built without the
+//! `profile` feature (hotpath off), the same program must run unchanged and report nothing.
+#![cfg_attr(not(feature = "profile"), allow(dead_code, unused_imports))]
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -75,6 +76,7 @@ fn classes(row: &Value) -> [u64; 4] {
     ["status_2xx", "status_3xx", "status_4xx", "status_5xx"].map(|k| n(&row["status"][k]))
 }
 
+#[cfg(feature = "profile")]
 #[test]
 fn server_routes_clients_and_queries_count_what_was_sent() {
     let r = report(&[]);
@@ -158,6 +160,7 @@ fn server_routes_clients_and_queries_count_what_was_sent() {
     assert!(n(&select["latency"]["avg_ns"]) > 0);
 }
 
+#[cfg(feature = "profile")]
 #[test]
 fn route_scope_off_attributes_nothing() {
     let r = report(&[("HOTPATH_ROUTE_SCOPE", "false")]);
@@ -168,6 +171,7 @@ fn route_scope_off_attributes_nothing() {
     assert_eq!(n(&row(&r, "http", "GET 127.0.0.1:{port}/users/{id}")["calls"]), 6);
 }
 
+#[cfg(feature = "profile")]
 #[test]
 fn keys_past_the_entries_limit_count_in_other() {
     let r = report(&[("HOTPATH_ENTRIES_LIMIT", "2"), ("HOTPATH_SQL_RAW_LOGS", "1")]);
@@ -188,6 +192,7 @@ fn keys_past_the_entries_limit_count_in_other() {
     assert!(raw.iter().any(|s| s.contains("CREATE TABLE IF NOT EXISTS users")), "{raw:?}");
 }
 
+#[cfg(feature = "profile")]
 #[test]
 fn raw_statements_only_with_sql_raw_logs() {
     let r = report(&[("HOTPATH_SQL_RAW_LOGS", "1")]);
@@ -195,6 +200,7 @@ fn raw_statements_only_with_sql_raw_logs() {
     assert_eq!(count["raw_example"], "SELECT COUNT(*) FROM items WHERE id IN (1, 2, 3)");
 }
 
+#[cfg(feature = "profile")]
 #[test]
 fn table_report_has_the_three_sections() {
     let dir = scratch();
@@ -230,6 +236,7 @@ fn fetch(address: &str, path: &str) -> String {
     body.to_string()
 }
 
+#[cfg(feature = "profile")]
 #[test]
 fn live_endpoints_and_prometheus_metrics() {
     let dir = scratch();
@@ -293,5 +300,15 @@ fn live_endpoints_and_prometheus_metrics() {
 
     drop(child.stdin.take());
     assert!(child.wait().unwrap().success());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[cfg(not(feature = "profile"))]
+#[test]
+fn with_hotpath_off_the_program_runs_unchanged_and_reports_nothing() {
+    let dir = scratch();
+    let out = run(&mut program(&dir, "json"));
+    assert!(!dir.join("report").exists(), "no report with hotpath off");
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("[hotpath]"));
     let _ = std::fs::remove_dir_all(&dir);
 }
