@@ -7,12 +7,12 @@ mod workload;
 use tracing_subscriber::prelude::*;
 
 fn start() -> Box<dyn std::any::Any> {
-    #[cfg(feature = "profile")]
+    #[cfg(feature = "on")]
     {
         use hotpath::__private::{MainConfig, MainGuard};
         Box::new(MainGuard::start(MainConfig::new("bench").format("none")))
     }
-    #[cfg(not(feature = "profile"))]
+    #[cfg(not(feature = "on"))]
     Box::new(())
 }
 
@@ -25,6 +25,6 @@ fn sqlx() -> tracing::Dispatch {
 }
 
 fn main() {
-    let name = if cfg!(feature = "profile") { "this" } else { "this-off" };
+    let name = if cfg!(feature = "on") { "this" } else { "this-off" };
     workload::run(workload::ServicesSubject { name, start, layer, sqlx });
 }
