@@ -5,7 +5,7 @@ use hotpath_model::{Report, Section, SECTIONS};
 
 use crate::functions::SiteKind;
 use crate::options::Options;
-use crate::{clock, functions, io};
+use crate::{clock, functions, io, services};
 
 /// Prepares the instruments for a session: clock, allocation mode, `io!` sampling,
 /// and the sampler threads of the features that have one. Called on the thread that
@@ -14,10 +14,10 @@ pub fn start(options: &Options) {
     clock::init(options.allow_tsc);
     #[cfg(feature = "alloc")]
     crate::alloc::set_inclusive(options.alloc_inclusive);
-    crate::options::publish(options);
     for kind in crate::sampling::Sampled::ALL {
         crate::sampling::set_rate(kind, options.time_sampling[kind as usize]);
     }
+    services::configure(options);
     #[cfg(feature = "cpu")]
     crate::cpu::start(options);
     #[cfg(feature = "threads")]
@@ -55,6 +55,8 @@ struct Sources<'a> {
     io: Vec<io::IoTotals>,
     ratio: f64,
     options: &'a Options,
+    /// The server, http and sql sections, built together from one collection.
+    services: Option<services::Sections>,
 }
 
 /// Fills the sections of `report` that `wanted` accepts, from the recorders: one
@@ -71,7 +73,10 @@ pub fn collect(
     let metrics = functions::collect_metrics();
     let io_totals = io::collect();
     // Calibration may wait up to 1 ms; skip it when there is nothing to convert.
-    let measured = totals.iter().any(|t| t.calls + t.cancelled > 0) || io::timed(&io_totals) || crate::entries::any();
+    let measured = totals.iter().any(|t| t.calls + t.cancelled > 0)
+        || io::timed(&io_totals)
+        || crate::entries::any()
+        || services::any();
     let ratio = if measured { clock::ns_per_tick() } else { 1.0 };
     #[cfg(feature = "alloc")]
     match crate::alloc::counters::untracked_threads() {
@@ -81,7 +86,9 @@ pub fn collect(
         )),
     }
     let named = functions::named(&totals, |site| site.kind() == SiteKind::Function);
-    let sources = Sources { totals, metrics, named, io: io_totals, ratio, options };
+    let wants_services = [Section::Server, Section::Http, Section::Sql].into_iter().any(wanted);
+    let services = wants_services.then(|| services::sections(ratio, options));
+    let sources = Sources { totals, metrics, named, io: io_totals, ratio, options, services };
     #[cfg(all(feature = "cpu", target_os = "linux"))]
     if moment == Moment::Final && wanted(Section::FunctionsCpu) {
         crate::cpu::finish(started_unix_ms, wall_ns);
@@ -116,6 +123,9 @@ fn collect_one(report: &mut Report, section: Section, s: &Sources<'_>) {
         Section::TokioRuntime => report.tokio_runtime = crate::tokio_runtime::section(options),
         Section::Io => report.io = io::section(&s.io, ratio, options),
         Section::Debug => report.debug = crate::debug::section(options),
+        Section::Server => report.server = s.services.as_ref().and_then(|x| x.server.clone()),
+        Section::Http => report.http = s.services.as_ref().and_then(|x| x.http.clone()),
+        Section::Sql => report.sql = s.services.as_ref().and_then(|x| x.sql.clone()),
         // Compiled out: the feature that measures it is off.
         #[allow(unreachable_patterns)]
         _ => report.remove(section),

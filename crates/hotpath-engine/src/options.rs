@@ -4,7 +4,6 @@
 
 use std::path::PathBuf;
 use std::str::FromStr;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 /// Percentile columns when none are configured.
 pub const DEFAULT_PERCENTILES: [f64; 3] = [50.0, 95.0, 99.0];
@@ -18,6 +17,12 @@ pub const DEFAULT_THREADS_LIMIT: usize = 5;
 pub const DEFAULT_CPU_HZ: u64 = 100;
 /// Tokio runtime sampling interval (`HOTPATH_TOKIO_RUNTIME_INTERVAL_MS`).
 pub const DEFAULT_TOKIO_RUNTIME_INTERVAL_MS: u64 = 1000;
+
+/// Rows per HTTP/SQL table unless `HOTPATH_ENTRIES_LIMIT` says otherwise (the same
+/// variable bounds the debug trackers' keys).
+pub const DEFAULT_ENTRIES_LIMIT: usize = crate::debug::DEFAULT_ENTRIES_LIMIT;
+/// The largest `HOTPATH_ENTRIES_LIMIT` honoured (three tables of it fit the cell ids).
+pub const MAX_ENTRIES_LIMIT: usize = 5000;
 
 /// Which rows to keep: a substring, or a regular expression written `/like this/`.
 #[derive(Clone, Debug)]
@@ -95,33 +100,8 @@ pub struct Options {
     pub show_internal_threads: bool,
     /// Attribute work done while serving an HTTP request to its route (`HOTPATH_ROUTE_SCOPE`).
     pub route_scope: bool,
-}
-
-static ROUTE_SCOPE: AtomicBool = AtomicBool::new(true);
-
-/// Publishes what instruments read while recording (set when a session starts).
-pub(crate) fn publish(options: &Options) {
-    ROUTE_SCOPE.store(options.route_scope, Relaxed);
-}
-
-/// Keys per run-time-keyed map before `<other>` (`HOTPATH_ENTRIES_LIMIT`).
-pub fn entries_limit() -> usize {
-    crate::debug::current_limits().entries
-}
-
-/// Values kept per logged entry (`HOTPATH_LOGS_LIMIT`).
-pub fn logs_limit() -> usize {
-    crate::debug::current_limits().per_entry
-}
-
-/// Characters of one logged value (`HOTPATH_MAX_LOG_LEN`).
-pub fn max_log_len() -> usize {
-    crate::debug::current_limits().max_len
-}
-
-/// Whether work done while serving an HTTP request is attributed to its route.
-pub fn route_scope() -> bool {
-    ROUTE_SCOPE.load(Relaxed)
+    /// Keep each SQL row's first raw statement, literals included (`HOTPATH_SQL_RAW_LOGS`).
+    pub sql_raw_logs: bool,
 }
 
 impl Default for Options {
@@ -142,6 +122,7 @@ impl Default for Options {
             logs: crate::debug::LogLimits::default(),
             show_internal_threads: false,
             route_scope: true,
+            sql_raw_logs: false,
         }
     }
 }

@@ -10,9 +10,12 @@ use crate::sections::functions_alloc::FunctionsAlloc;
 use crate::sections::functions_cpu::FunctionsCpu;
 use crate::sections::functions_timing::FunctionsTiming;
 use crate::sections::futures::Futures;
+use crate::sections::http::Http;
 use crate::sections::io::IoSection;
 use crate::sections::mutexes::Mutexes;
 use crate::sections::rw_locks::RwLocks;
+use crate::sections::server::Server;
+use crate::sections::sql::Sql;
 use crate::sections::streams::Streams;
 use crate::sections::threads::Threads;
 use crate::sections::tokio_runtime::TokioRuntimes;
@@ -68,6 +71,18 @@ section_table! {
     Io => io: IoSection, "io", "I/O", Io, compared: true,
         about: "operations, bytes, rate and durations of io! wrappers",
         absent: "no io! wrapper was used yet";
+    /// Requests an axum server answered (`axum!`, feature `axum-0-8`).
+    Server => server: Server, "server", "Server", Services, compared: true,
+        about: "requests, status classes, latency and per-request SQL/HTTP/function time of server routes",
+        absent: "no request went through hotpath::axum!(router) yet (feature axum-0-8)";
+    /// Outgoing HTTP calls (`http!`, features `reqwest-0-12`, `reqwest-0-13`, `ureq-3`).
+    Http => http: Http, "http", "HTTP", Services, compared: true,
+        about: "calls, status classes, errors and latency of outgoing HTTP calls per endpoint",
+        absent: "no call went through an http!() client yet (features reqwest-0-12, reqwest-0-13, ureq-3)";
+    /// SQL queries (features `sqlx`, `diesel`).
+    Sql => sql: Sql, "sql", "SQL", Services, compared: true,
+        about: "calls, errors, rows and latency of SQL queries per normalized statement",
+        absent: "no query was seen yet (sqlx_tracing_layer() or instrument_diesel_sql(), features sqlx, diesel)";
     /// `dbg!`, `val!` and `gauge!` trackers.
     Debug => debug: DebugTrackers, "debug", "Trackers", Debug, compared: false,
         about: "counts, last values and logs of dbg! call sites, val! keys and gauge! keys",

@@ -20,13 +20,15 @@ pub enum Tab {
     Threads,
     /// Tokio runtimes.
     Tokio,
+    /// Server routes, outgoing HTTP calls and SQL queries.
+    Services,
     /// `dbg!`, `val!` and `gauge!` trackers.
     Debug,
 }
 
 impl Tab {
     /// Every tab, in the console's order.
-    pub const ALL: [Tab; 6] = [Tab::Functions, Tab::DataFlow, Tab::Io, Tab::Threads, Tab::Tokio, Tab::Debug];
+    pub const ALL: [Tab; 7] = [Tab::Functions, Tab::DataFlow, Tab::Io, Tab::Services, Tab::Threads, Tab::Tokio, Tab::Debug];
 
     /// The tab's title.
     pub fn title(self) -> &'static str {
@@ -36,6 +38,7 @@ impl Tab {
             Self::Io => "I/O",
             Self::Threads => "Threads",
             Self::Tokio => "Tokio",
+            Self::Services => "Services",
             Self::Debug => "Debug",
         }
     }

@@ -365,6 +365,18 @@ pub use debug::{GaugeHandle, IntoF64, ValHandle};
 #[cfg(feature = "hotpath")]
 mod support;
 
+mod services;
+#[cfg(feature = "diesel")]
+pub use services::instrument_diesel_sql;
+#[cfg(feature = "sqlx")]
+pub use services::sqlx_tracing_layer;
+#[cfg(feature = "axum-0-8")]
+pub use services::AxumLayer;
+#[cfg(any(feature = "hotpath", feature = "ureq-3"))]
+pub use services::UreqHttpMiddleware;
+#[cfg(feature = "hotpath")]
+pub use services::{InstrumentHttpClient, ReqwestHttpMiddleware};
+
 /// Items the macro expansions refer to. Not a public API.
 #[cfg(feature = "hotpath")]
 #[doc(hidden)]

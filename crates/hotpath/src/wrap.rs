@@ -174,3 +174,31 @@ pub mod futures_channel {
         pub use hotpath_engine::channels::futures::oneshot::{Receiver, Sender};
     }
 }
+
+/// reqwest 0.12 types (feature `reqwest-0-12`): reqwest-middleware 0.4's client,
+/// error and request builder when `hotpath` is on (what `http!` returns), reqwest's own
+/// when off.
+#[cfg(feature = "reqwest-0-12")]
+pub mod reqwest_012 {
+    #[cfg(feature = "hotpath")]
+    pub use hotpath_engine::services::wrap::reqwest_012::{Client, Error, RequestBuilder, Response};
+    #[cfg(not(feature = "hotpath"))]
+    pub use reqwest012::{Client, Error, RequestBuilder, Response};
+}
+
+/// reqwest 0.13 types (feature `reqwest-0-13`): reqwest-middleware 0.5's client,
+/// error and request builder when `hotpath` is on, reqwest's own when off.
+#[cfg(feature = "reqwest-0-13")]
+pub mod reqwest_013 {
+    #[cfg(feature = "hotpath")]
+    pub use hotpath_engine::services::wrap::reqwest_013::{Client, Error, RequestBuilder, Response};
+    #[cfg(not(feature = "hotpath"))]
+    pub use reqwest013::{Client, Error, RequestBuilder, Response};
+}
+
+/// The newest enabled reqwest: [`reqwest_013`] with `reqwest-0-13`, else [`reqwest_012`].
+#[cfg(all(feature = "reqwest-0-12", not(feature = "reqwest-0-13")))]
+pub use self::reqwest_012 as reqwest;
+/// The newest enabled reqwest: [`reqwest_013`] with `reqwest-0-13`, else [`reqwest_012`].
+#[cfg(feature = "reqwest-0-13")]
+pub use self::reqwest_013 as reqwest;

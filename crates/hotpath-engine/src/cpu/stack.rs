@@ -42,6 +42,15 @@ pub(crate) fn pop() {
     STACK.with(|s| s.depth.set(s.depth.get().saturating_sub(1)));
 }
 
+/// The innermost measured site on this thread, if any (and if within [`DEPTH`]).
+#[inline]
+pub(crate) fn top() -> Option<u32> {
+    STACK.with(|s| {
+        let depth = s.depth.get() as usize;
+        depth.checked_sub(1).and_then(|i| s.ids.get(i)).map(Cell::get)
+    })
+}
+
 /// Copies this thread's stack (outermost first) into `out`; returns how many ids
 /// were copied and whether frames beyond [`DEPTH`] were left out. Signal-safe.
 pub(crate) fn copy(out: &mut [u32; DEPTH]) -> (usize, bool) {

@@ -120,6 +120,27 @@ pub(crate) fn reset() {
     REGISTRY.reset();
 }
 
+/// Opens a window over the measured calls this thread finishes until [`close_window`],
+/// without being a frame itself (route scopes, around each poll of a request): returns
+/// the enclosing frame's children usage, to pass to `close_window`.
+#[inline]
+pub(crate) fn open_window() -> Usage {
+    // SAFETY: a non-null recorder is valid on this thread until its exit hook runs.
+    unsafe { current().as_ref() }.map_or_else(Usage::default, ThreadRecorder::push_frame)
+}
+
+/// Closes a window: returns the inclusive usage of the measured calls that finished in
+/// it, and hands them on to the enclosing frame as its children, as if there had been
+/// no window.
+#[inline]
+pub(crate) fn close_window(saved: Usage) -> Usage {
+    // SAFETY: as in `open_window`.
+    let Some(recorder) = (unsafe { current().as_ref() }) else { return Usage::default() };
+    let inside = recorder.children.replace(Usage::default());
+    recorder.children.replace(saved.plus(inside));
+    inside
+}
+
 /// Every site's totals over live and exited threads, indexed by site id.
 pub(crate) fn collect() -> Vec<SiteTotals> {
     REGISTRY.collect()

@@ -134,6 +134,19 @@ const VARIABLES: &[Variable] = &[
         secret: false,
     },
     Variable {
+        name: "HOTPATH_SQL_RAW_LOGS",
+        apply: |c, v| {
+            c.options.sql_raw_logs = match text(v)?.trim().to_ascii_lowercase().as_str() {
+                "1" | "true" | "yes" | "on" => true,
+                "" | "0" | "false" | "no" | "off" => false,
+                _ => return Err("is not 1/true/yes/on or 0/false/no/off".into()),
+            };
+            Ok(())
+        },
+        kept: |c| if c.options.sql_raw_logs { "on" } else { "off" }.into(),
+        secret: false,
+    },
+    Variable {
         name: "HOTPATH_METRICS_SERVER_OFF",
         apply: |c, v| {
             // Anything but a clear "no" turns the server off: a typo must not open a port.

@@ -224,3 +224,27 @@ fn log_limits_warn_and_keep() {
         ]
     );
 }
+
+#[test]
+fn http_and_sql_settings() {
+    let (c, w) = resolve(MainConfig::new("m"), &[]);
+    assert_eq!((c.options.logs.entries, c.options.route_scope, c.options.sql_raw_logs), (1000, true, false));
+    assert!(w.is_empty());
+    for (value, on) in [("0", false), ("false", false), ("FALSE", false), ("1", true), ("yes", true), ("", true)] {
+        let (c, w) = resolve(MainConfig::new("m"), &[("HOTPATH_ROUTE_SCOPE", value)]);
+        assert_eq!(c.options.route_scope, on, "{value:?}");
+        assert!(w.is_empty());
+    }
+    let (c, w) = resolve(MainConfig::new("m"), &[("HOTPATH_ENTRIES_LIMIT", "20"), ("HOTPATH_SQL_RAW_LOGS", "true")]);
+    assert_eq!((c.options.logs.entries, c.options.sql_raw_logs), (20, true));
+    assert!(w.is_empty());
+    let (c, w) = resolve(MainConfig::new("m"), &[("HOTPATH_ENTRIES_LIMIT", "0"), ("HOTPATH_SQL_RAW_LOGS", "maybe")]);
+    assert_eq!((c.options.logs.entries, c.options.sql_raw_logs), (1000, false));
+    assert_eq!(
+        w,
+        [
+            "HOTPATH_ENTRIES_LIMIT=\"0\" is not a number in 1..=1000000; using 1000",
+            "HOTPATH_SQL_RAW_LOGS=\"maybe\" is not 1/true/yes/on or 0/false/no/off; using off",
+        ]
+    );
+}

@@ -1,0 +1,93 @@
+//! One outgoing call from its start to its response head: the endpoint row it counts
+//! in, and the route scope it began in.
+
+use std::time::Instant;
+
+use crate::services::recorder::with_cell;
+use crate::services::rows::{Key, Row, RowTable};
+use crate::services::scope;
+use crate::services::text::{push_path, TextBuf};
+use crate::switch;
+
+/// Endpoint rows; `tag` is the client library.
+pub(crate) static ENDPOINTS: RowTable = RowTable::new("HTTP endpoints");
+
+/// The client libraries, as row tags.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub(crate) enum Client {
+    Reqwest = 0,
+    Ureq = 1,
+}
+
+impl Client {
+    pub(crate) fn name(tag: u8) -> &'static str {
+        if tag == Client::Ureq as u8 {
+            "ureq"
+        } else {
+            "reqwest"
+        }
+    }
+}
+
+/// The parts of a request URL that name its endpoint.
+pub(crate) struct Target<'a> {
+    pub(crate) method: &'a str,
+    pub(crate) host: &'a str,
+    /// An explicit port (a default one is `None`): folded to `:{port}`.
+    pub(crate) port: Option<u16>,
+    pub(crate) path: &'a str,
+}
+
+/// How a call ended.
+pub(crate) enum Outcome {
+    /// A response head with this status and, when announced, body length.
+    Response { status: u16, length: Option<u64> },
+    /// No response: connect, timeout, protocol or middleware failure.
+    Failed,
+}
+
+/// A call in progress.
+pub(crate) struct Call {
+    row: &'static Row,
+    route: u32,
+    start: Instant,
+}
+
+impl Call {
+    /// Starts timing a call; `None` while profiling is off.
+    pub(crate) fn begin(client: Client, label: Option<&str>, target: &Target<'_>) -> Option<Call> {
+        if !switch::enabled() {
+            return None;
+        }
+        let mut text = TextBuf::new();
+        text.push(target.method);
+        text.push(" ");
+        text.push(target.host);
+        if target.port.is_some() {
+            text.push(":{port}");
+        }
+        push_path(&mut text, target.path);
+        let route = scope::current_route();
+        let key = Key { text: text.as_str(), label, route, function: scope::current_function(), tag: client as u8 };
+        Some(Call { row: ENDPOINTS.get(&key, || None), route, start: Instant::now() })
+    }
+
+    /// Records the call's end (on the thread that saw it end).
+    pub(crate) fn finish(self, outcome: Outcome) {
+        let ns = self.start.elapsed().as_nanos() as u64;
+        scope::add_http(self.route, ns);
+        with_cell(self.row.id(), |cell| {
+            cell.complete(ns);
+            match outcome {
+                Outcome::Response { status, length } => {
+                    cell.status(status);
+                    if let Some(n) = length {
+                        cell.amount(0, n);
+                    }
+                }
+                Outcome::Failed => cell.error(true),
+            }
+        });
+    }
+}

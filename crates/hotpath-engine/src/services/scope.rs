@@ -1,0 +1,166 @@
+//! Route scope: while a server request's handler is polled, SQL queries, outgoing HTTP
+//! calls and measured functions on that thread are attributed to its route.
+//!
+//! The scope lives in the request's future. Around every poll, on whichever thread
+//! polls, a thread-local points at it and a window over the measured calls is opened
+//! (`functions::open_window`), exactly as `MeasuredFuture` pushes a frame per poll: no
+//! state is left on a thread between polls, so `.await` and task migration are fine,
+//! and `#[measure]`'s path is unchanged (function time comes from the frames' children
+//! accumulator). Work the handler hands to another task or thread is outside the scope.
+
+use std::cell::Cell;
+use std::marker::PhantomData;
+use std::ptr;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
+use super::cell::ScopeCounts;
+use super::rows::NONE;
+use crate::functions::{self, Usage};
+
+static ENABLED: AtomicBool = AtomicBool::new(true);
+
+/// Turns route scope on or off (`HOTPATH_ROUTE_SCOPE`, `route_scope(bool)`); on by
+/// default. Requests that start while it is off are not scoped.
+pub fn set_route_scope(on: bool) {
+    ENABLED.store(on, Relaxed);
+}
+
+/// Whether route scope is on.
+pub(crate) fn enabled() -> bool {
+    ENABLED.load(Relaxed)
+}
+
+/// One request's scope: its route's row id and what it has seen so far.
+pub(crate) struct Scope {
+    route: u32,
+    counts: Cell<ScopeCounts>,
+}
+
+thread_local! {
+    static CURRENT: Cell<*const Scope> = const { Cell::new(ptr::null()) };
+}
+
+impl Scope {
+    pub(crate) fn new(route: u32) -> Self {
+        Self { route, counts: Cell::new(ScopeCounts::default()) }
+    }
+
+    /// What the scope saw over all polls so far.
+    pub(crate) fn counts(&self) -> ScopeCounts {
+        self.counts.get()
+    }
+
+    /// Makes this the thread's scope for one poll.
+    #[inline]
+    pub(crate) fn enter(&self) -> Entered<'_> {
+        let previous = CURRENT.with(|c| c.replace(ptr::from_ref(self)));
+        Entered { scope: self, previous, saved: functions::open_window(), _not_send: PhantomData }
+    }
+}
+
+/// A scope entered for one poll; dropping it (also when the poll panics) restores the
+/// thread's previous scope and adds the poll's measured-function time.
+pub(crate) struct Entered<'a> {
+    scope: &'a Scope,
+    previous: *const Scope,
+    saved: Usage,
+    /// Ends on the thread it began on.
+    _not_send: PhantomData<*const ()>,
+}
+
+impl Drop for Entered<'_> {
+    #[inline]
+    fn drop(&mut self) {
+        let inside = functions::close_window(self.saved);
+        CURRENT.with(|c| c.set(self.previous));
+        let mut counts = self.scope.counts.get();
+        counts.function_ticks = counts.function_ticks.wrapping_add(inside.ticks);
+        self.scope.counts.set(counts);
+    }
+}
+
+/// Runs `f` on the scope of the request being polled on this thread, if any.
+#[inline]
+fn with_current<R>(f: impl FnOnce(Option<&Scope>) -> R) -> R {
+    let p = CURRENT.with(Cell::get);
+    // SAFETY: a non-null pointer was set by `Scope::enter` from a live `&Scope` and is
+    // reset by the `Entered` guard before that borrow ends, on this same thread.
+    f(unsafe { p.as_ref() })
+}
+
+/// The route of the request being polled on this thread, or [`NONE`].
+#[inline]
+pub(crate) fn current_route() -> u32 {
+    with_current(|s| s.map_or(NONE, |s| s.route))
+}
+
+/// Counts a finished SQL query in the current scope, if it is still `route`'s.
+#[inline]
+pub(crate) fn add_sql(route: u32, ns: u64) {
+    add(route, |c| {
+        c.sql_queries += 1;
+        c.sql_ns += ns;
+    });
+}
+
+/// Counts a finished outgoing HTTP call in the current scope, if it is still `route`'s.
+#[inline]
+pub(crate) fn add_http(route: u32, ns: u64) {
+    add(route, |c| {
+        c.http_calls += 1;
+        c.http_ns += ns;
+    });
+}
+
+fn add(route: u32, f: impl FnOnce(&mut ScopeCounts)) {
+    if route == NONE {
+        return;
+    }
+    with_current(|scope| {
+        if let Some(scope) = scope.filter(|s| s.route == route) {
+            let mut counts = scope.counts.get();
+            f(&mut counts);
+            scope.counts.set(counts);
+        }
+    });
+}
+
+/// The innermost measured function on this thread, or [`NONE`]. Known with
+/// `hotpath-cpu`, which keeps each thread's stack of measured sites; without it the
+/// functions' path would have to pay for it, so it is not known.
+#[inline]
+pub(crate) fn current_function() -> u32 {
+    #[cfg(all(feature = "cpu", target_os = "linux"))]
+    return crate::cpu::stack::top().unwrap_or(NONE);
+    #[cfg(not(all(feature = "cpu", target_os = "linux")))]
+    NONE
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scope_is_the_polled_requests_and_restored() {
+        assert_eq!(current_route(), NONE);
+        let outer = Scope::new(1);
+        let inner = Scope::new(2);
+        {
+            let _a = outer.enter();
+            assert_eq!(current_route(), 1);
+            add_sql(1, 10);
+            {
+                let _b = inner.enter();
+                add_sql(2, 5);
+                add_http(1, 7); // began in another request's poll: not counted here
+            }
+            assert_eq!(current_route(), 1);
+            add_http(1, 3);
+        }
+        assert_eq!(current_route(), NONE);
+        add_sql(1, 100); // outside any poll
+        let o = outer.counts();
+        assert_eq!((o.sql_queries, o.sql_ns, o.http_calls, o.http_ns), (1, 10, 1, 3));
+        assert_eq!(inner.counts().sql_queries, 1);
+    }
+}
