@@ -243,8 +243,8 @@ fn http_and_sql_settings() {
     assert_eq!(
         w,
         [
-            "HOTPATH_ENTRIES_LIMIT=\"0\" is not a number in 1..=1000000; using 1000",
             "HOTPATH_SQL_RAW_LOGS=\"maybe\" is not 1/true/yes/on or 0/false/no/off; using off",
+            "HOTPATH_ENTRIES_LIMIT=\"0\" is not a number in 1..=1000000; using 1000",
         ]
     );
 }
