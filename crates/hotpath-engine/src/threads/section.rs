@@ -16,7 +16,7 @@ pub(crate) fn section(limit: usize, show_internal: bool) -> Option<Threads> {
         let mut rows: Vec<ThreadRow> = history
             .threads
             .iter()
-            .filter(|(&tid, t)| show_internal || !super::is_profiler_thread(tid, &t.name))
+            .filter(|(&tid, t)| show_internal || !super::own::is_profiler_thread(tid, &t.name))
             .map(|(&tid, t)| {
                 let mut row = ThreadRow::default();
                 row.name = t.name.clone();
@@ -36,8 +36,12 @@ pub(crate) fn section(limit: usize, show_internal: bool) -> Option<Threads> {
             })
             .collect();
         rows.extend(
-            history.exited.kept.iter().filter(|e| show_internal || !super::is_profiler_thread(e.tid, &e.name)).map(
-                |e| {
+            history
+                .exited
+                .kept
+                .iter()
+                .filter(|e| show_internal || !super::own::is_profiler_thread(e.tid, &e.name))
+                .map(|e| {
                     let mut row = ThreadRow::default();
                     row.name = e.name.clone();
                     row.tid = e.tid;
@@ -52,8 +56,7 @@ pub(crate) fn section(limit: usize, show_internal: bool) -> Option<Threads> {
                         row.dealloc_bytes = Some(free);
                     }
                     row
-                },
-            ),
+                }),
         );
         rows.sort_by(|a, b| {
             (b.cpu_user_ns + b.cpu_sys_ns).cmp(&(a.cpu_user_ns + a.cpu_sys_ns)).then(a.tid.cmp(&b.tid))
