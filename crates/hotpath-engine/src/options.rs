@@ -85,6 +85,12 @@ pub struct Options {
     pub time_sampling_rate: f64,
     /// Duration sections carry fixed buckets (live snapshots, for Prometheus histograms).
     pub buckets: bool,
+    /// Callgrind's `--callgrind-out-file` template (`HOTPATH_CALLGRIND_OUT_FILE`); `None`
+    /// is Callgrind's default, `callgrind.out.%p`.
+    pub callgrind_out_file: Option<String>,
+    /// A native run's JSON report that a Callgrind run adds its instruction counts to
+    /// (`HOTPATH_MERGE_REPORT`).
+    pub merge_report: Option<PathBuf>,
 }
 
 impl Default for Options {
@@ -102,6 +108,8 @@ impl Default for Options {
             tokio_runtime_interval_ms: DEFAULT_TOKIO_RUNTIME_INTERVAL_MS,
             time_sampling_rate: 1.0,
             buckets: false,
+            callgrind_out_file: None,
+            merge_report: None,
         }
     }
 }

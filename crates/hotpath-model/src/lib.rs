@@ -39,6 +39,7 @@ pub use section::{keep_rows, SectionData, Tab};
 pub use sections::channels::{ChannelRow, Channels};
 pub use sections::functions_alloc::{FunctionAlloc, FunctionsAlloc};
 pub use sections::functions_cpu::{FunctionCpu, FunctionsCpu};
+pub use sections::functions_icount::{FunctionIcount, FunctionsIcount};
 pub use sections::functions_timing::{FunctionTiming, FunctionsTiming};
 pub use sections::futures::{FutureRow, Futures};
 pub use sections::io::{IoControl, IoRow, IoSection, IoTransfer};

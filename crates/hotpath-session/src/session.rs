@@ -48,6 +48,11 @@ impl MainGuard {
         let (config, warnings) = Config::resolve(&main, |name| std::env::var_os(name));
         warnings.iter().for_each(|w| diag::warn(w));
         hotpath_engine::start(&config.options);
+        // Under Valgrind the program runs tens of times slower: no live server there.
+        let mut config = config;
+        if hotpath_engine::under_valgrind() {
+            config.server.enabled = false;
+        }
         let started_unix_ms = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
         let _ = SESSION.set(Session { config, started: Instant::now(), started_unix_ms, warnings });
         switch::set_enabled(true);

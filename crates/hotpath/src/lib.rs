@@ -277,6 +277,8 @@ pub mod __private {
     pub use hotpath_engine::sample_threads;
     #[cfg(feature = "hotpath-alloc")]
     pub use hotpath_engine::CountingAllocator;
+    #[cfg(feature = "hotpath-callgrind")]
+    pub use hotpath_engine::Marked;
     pub use hotpath_engine::{
         channel, live_threads, model, mutex, profiler_bytes, rw_lock, stream, ChannelSite, FnGuard, FnSite, Io, IoSite,
         MeasuredFuture, MutexSite, RwLockSite, SiteName, StreamSite,

@@ -26,7 +26,7 @@ pub use guard::FnGuard;
 pub(crate) use metric::{collect as collect_metrics, count_metric, record_metric, Metric};
 pub(crate) use recorder::{collect, live_threads};
 pub(crate) use section::{named, section, select, Named};
-#[cfg(all(feature = "cpu", target_os = "linux"))]
+#[cfg(any(all(feature = "cpu", target_os = "linux"), feature = "icount"))]
 pub(crate) use site::registered as registered_sites;
 pub(crate) use site::SiteKind;
 pub use site::{FnSite, SiteName};

@@ -1,27 +1,28 @@
 //! `measure_block!(label, expr)`: a guard around a sync expression, or a measured
 //! future around an expression that awaits.
 
-use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
+use proc_macro2::{Delimiter, TokenStream, TokenTree};
 use quote::quote;
 
-use super::function::site_static;
+use super::marked;
 
 pub(crate) fn block(label: &str, expr: TokenStream) -> TokenStream {
-    let awaits = contains_await(expr.clone());
-    let site = site_static(Some(label), awaits, Span::call_site());
-    if awaits {
+    if contains_await(expr.clone()) {
         // The awaiting part runs as its own future so each poll is timed on the thread
         // that polls it; `return` and `?` inside it apply to the block, as in `async {}`.
+        let (site, marker, inner) = marked::async_block(label, quote! { async { #expr } });
         quote! {
-            ::hotpath::__private::MeasuredFuture::new({ #site &__HOTPATH_SITE }, async { #expr }).await
+            { #site #marker ::hotpath::__private::MeasuredFuture::new(&__HOTPATH_SITE, #inner) }.await
         }
     } else {
+        // Parenthesized so a braced argument is not linted as a redundant block.
+        let (site, marker, run) = marked::sync_block(label, expr);
         quote! {
             {
                 #site
                 let __hotpath_guard = ::hotpath::__private::FnGuard::enter(&__HOTPATH_SITE);
-                // Parenthesized so a braced argument is not linted as a redundant block.
-                (#expr)
+                #marker
+                #run
             }
         }
     }

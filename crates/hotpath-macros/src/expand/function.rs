@@ -10,6 +10,8 @@ use syn::spanned::Spanned;
 use syn::visit::Visit;
 use syn::{Attribute, Block, ImplItem, Item, ReturnType, Signature, Type};
 
+use super::marked;
+
 pub(crate) fn measure(label: Option<String>, item: TokenStream) -> TokenStream {
     let mut function: syn::ItemFn = match syn::parse2(item.clone()) {
         Ok(f) => f,
@@ -75,23 +77,28 @@ fn instrument(sig: &Signature, block: &mut Block, label: Option<&str>) -> syn::R
     }
     let span = sig.ident.span();
     let is_async = sig.asyncness.is_some();
-    let site = site_static(label, is_async, span);
     let stmts = std::mem::take(&mut block.stmts);
     let body = if is_async {
         let pin_output = fake_return(&sig.output);
-        quote_spanned! {span=>
-            #site
-            ::hotpath::__private::MeasuredFuture::new(&__HOTPATH_SITE, async move {
+        let inner = quote_spanned! {span=>
+            async move {
                 #pin_output
                 #(#stmts)*
-            })
-            .await
+            }
+        };
+        let (site, marker, inner) = marked::async_fn(sig, label, span, inner);
+        quote_spanned! {span=>
+            #site
+            #marker
+            ::hotpath::__private::MeasuredFuture::new(&__HOTPATH_SITE, #inner).await
         }
     } else {
+        let (site, marker, run) = marked::sync_fn(sig, label, span, quote! { #(#stmts)* });
         quote_spanned! {span=>
             #site
             let __hotpath_guard = ::hotpath::__private::FnGuard::enter(&__HOTPATH_SITE);
-            #(#stmts)*
+            #marker
+            #run
         }
     };
     *block = syn::parse2(quote! { { #body } })?;
@@ -99,8 +106,9 @@ fn instrument(sig: &Signature, block: &mut Block, label: Option<&str>) -> syn::R
 }
 
 /// The call site: registered once on first use; its name is the label, or the
-/// function's path read from the type name of a nested item.
-pub(super) fn site_static(label: Option<&str>, is_async: bool, span: Span) -> TokenStream {
+/// function's path read from the type name of a nested item. `icount` is the
+/// marker tag (`hotpath-callgrind`; empty when the body runs without a marker).
+pub(super) fn site_static(label: Option<&str>, is_async: bool, span: Span, icount: Option<&str>) -> TokenStream {
     let name = match label {
         Some(label) => quote! { ::hotpath::__private::SiteName::Label(#label) },
         None => quote_spanned! {span=>
@@ -110,9 +118,10 @@ pub(super) fn site_static(label: Option<&str>, is_async: bool, span: Span) -> To
             })
         },
     };
+    let icount = icount.map(|tag| quote! { .icount(#tag) });
     quote_spanned! {span=>
         static __HOTPATH_SITE: ::hotpath::__private::FnSite =
-            ::hotpath::__private::FnSite::new(#name, ::core::file!(), ::core::line!(), #is_async);
+            ::hotpath::__private::FnSite::new(#name, ::core::file!(), ::core::line!(), #is_async)#icount;
     }
 }
 

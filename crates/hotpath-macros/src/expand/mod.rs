@@ -1,12 +1,16 @@
 //! Instrumenting expansions, compiled only with the `hotpath` feature.
 //!
 //! Each expansion adds one `static` call site and one call into `::hotpath::__private`;
-//! everything else stays as the user wrote it.
+//! everything else stays as the user wrote it. With `hotpath-callgrind`, measured
+//! bodies also run inside a marker function (`icount`), one more nested item.
 
 mod block;
 mod function;
+#[cfg(feature = "hotpath-callgrind")]
+mod icount;
 mod io;
 mod main_fn;
+mod marked;
 mod tokio_runtime;
 mod wrap;
 
