@@ -69,7 +69,7 @@ mod tests {
         Side::new("x", vec![], vec![RunSamples::default(); runs])
     }
 
-    const S: Settings = Settings { threshold_pct: 10.0, alpha: 0.05 };
+    const S: Settings = Settings { threshold_pct: 10.0, alpha: 0.05, icount_threshold_pct: 1.0 };
 
     #[test]
     fn says_when_runs_are_too_few_for_the_test() {
