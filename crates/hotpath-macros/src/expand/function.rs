@@ -105,26 +105,6 @@ fn instrument(sig: &Signature, block: &mut Block, label: Option<&str>) -> syn::R
     Ok(())
 }
 
-/// The call site: registered once on first use; its name is the label, or the
-/// function's path read from the type name of a nested item. `icount` is the
-/// marker tag (`hotpath-callgrind`; empty when the body runs without a marker).
-pub(super) fn site_static(label: Option<&str>, is_async: bool, span: Span, icount: Option<&str>) -> TokenStream {
-    let name = match label {
-        Some(label) => quote! { ::hotpath::__private::SiteName::Label(#label) },
-        None => quote_spanned! {span=>
-            ::hotpath::__private::SiteName::Path({
-                fn __hotpath_fn_name() {}
-                || ::core::any::type_name_of_val(&__hotpath_fn_name)
-            })
-        },
-    };
-    let icount = icount.map(|tag| quote! { .icount(#tag) });
-    quote_spanned! {span=>
-        static __HOTPATH_SITE: ::hotpath::__private::FnSite =
-            ::hotpath::__private::FnSite::new(#name, ::core::file!(), ::core::line!(), #is_async)#icount;
-    }
-}
-
 /// Pins the inner async block's output type to the declared return type, so `?`
 /// inside it converts errors exactly as in the original function. Not possible for
 /// `impl Trait` returns, which need no help because they cannot use `?` conversion.

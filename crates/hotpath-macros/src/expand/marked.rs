@@ -8,15 +8,38 @@ pub(crate) use plain::*;
 #[cfg(feature = "hotpath-callgrind")]
 pub(crate) use with_marker::*;
 
+use proc_macro2::{Span, TokenStream};
+use quote::{quote, quote_spanned};
+
 /// Site, marker item, body.
-type Parts = (proc_macro2::TokenStream, proc_macro2::TokenStream, proc_macro2::TokenStream);
+type Parts = (TokenStream, TokenStream, TokenStream);
+
+/// The call site: registered once on first use; its name is the label, or the
+/// function's path read from the type name of a nested item. `icount` is the
+/// marker tag (`hotpath-callgrind`; empty when the body runs without a marker).
+fn site_static(label: Option<&str>, is_async: bool, span: Span, icount: Option<&str>) -> TokenStream {
+    let name = match label {
+        Some(label) => quote! { ::hotpath::__private::SiteName::Label(#label) },
+        None => quote_spanned! {span=>
+            ::hotpath::__private::SiteName::Path({
+                fn __hotpath_fn_name() {}
+                || ::core::any::type_name_of_val(&__hotpath_fn_name)
+            })
+        },
+    };
+    let icount = icount.map(|tag| quote! { .icount(#tag) });
+    quote_spanned! {span=>
+        static __HOTPATH_SITE: ::hotpath::__private::FnSite =
+            ::hotpath::__private::FnSite::new(#name, ::core::file!(), ::core::line!(), #is_async)#icount;
+    }
+}
 
 #[cfg(not(feature = "hotpath-callgrind"))]
 mod plain {
     use proc_macro2::{Span, TokenStream};
     use syn::Signature;
 
-    use super::super::function::site_static;
+    use super::site_static;
     use super::Parts;
 
     /// A sync function's statements, as written.
@@ -46,8 +69,8 @@ mod with_marker {
     use quote::{quote, quote_spanned};
     use syn::Signature;
 
-    use super::super::function::site_static;
     use super::super::icount::{closure_return, escapes, never_returns, Marker};
+    use super::site_static;
     use super::Parts;
 
     /// `__hotpath_cg_<tag>(move || -> Ret { body })`. A body that never returns runs
