@@ -153,7 +153,7 @@ pub fn reason() -> &'static str {
     ANCHOR.get().map_or("", |a| a.reason.as_str())
 }
 
-/// Nanoseconds per tick, measured against `Instant` since [`init`]. Waits until at
+/// Nanoseconds per tick, measured against `Instant` since `init`. Waits until at
 /// least 1 ms has passed so that the ratio is accurate to about 1e-4.
 pub fn ns_per_tick() -> f64 {
     let Some(anchor) = ANCHOR.get() else { return 1.0 };

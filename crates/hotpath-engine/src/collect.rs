@@ -14,7 +14,10 @@ pub fn start(options: &Options) {
     clock::init(options.allow_tsc);
     #[cfg(feature = "alloc")]
     crate::alloc::set_inclusive(options.alloc_inclusive);
-    io::set_rate(options.time_sampling_rate);
+    crate::options::publish(options);
+    for kind in crate::sampling::Sampled::ALL {
+        crate::sampling::set_rate(kind, options.time_sampling[kind as usize]);
+    }
     // Under Callgrind the samplers stay off: what they run would be counted too.
     #[cfg(feature = "icount")]
     let counting = crate::icount::start(options);
@@ -31,6 +34,18 @@ pub fn start(options: &Options) {
     let _ = counting;
     #[cfg(feature = "tokio")]
     crate::tokio_runtime::start(std::time::Duration::from_millis(options.tokio_runtime_interval_ms));
+    // Last: log times count from here, as close as possible to the session's start.
+    crate::debug::configure(&options.logs);
+}
+
+/// Zeroes what the instruments measured, for a session after the first: per-thread
+/// cells of functions, instrument metrics and `io!`, and exited threads' totals. Counts
+/// kept in wrapped values themselves (channel messages, stream and lock instances) and
+/// the CPU and threads views go on from the process start.
+pub fn reset() {
+    functions::reset();
+    functions::reset_metrics();
+    io::reset();
 }
 
 /// Whether the report is the final one (CPU profile files are written then).
@@ -113,10 +128,13 @@ fn collect_one(report: &mut Report, section: Section, s: &Sources<'_>, moment: M
         Section::Mutexes => report.mutexes = crate::locks::mutexes(&s.metrics, ratio, options),
         Section::RwLocks => report.rw_locks = crate::locks::rw_locks(&s.metrics, ratio, options),
         #[cfg(feature = "threads")]
-        Section::Threads => report.threads = crate::threads::section(options.threads_limit),
+        Section::Threads => {
+            report.threads = crate::threads::section(options.threads_limit, options.show_internal_threads)
+        }
         #[cfg(feature = "tokio")]
         Section::TokioRuntime => report.tokio_runtime = crate::tokio_runtime::section(options),
         Section::Io => report.io = io::section(&s.io, ratio, options),
+        Section::Debug => report.debug = crate::debug::section(options),
         // Compiled out: the feature that measures it is off.
         #[allow(unreachable_patterns)]
         _ => report.remove(section),

@@ -61,6 +61,19 @@ impl LocalHistogram {
         bucket.store(bucket.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
     }
 
+    /// Zeroes every count (a new session). Racing an owner's `record` loses at most
+    /// that one value; octaves stay allocated.
+    pub(crate) fn reset(&self) {
+        for slot in &self.octaves {
+            let octave = slot.load(Ordering::Acquire);
+            // SAFETY: a non-null octave pointer points to a live octave until `drop`,
+            // which needs `&mut self`.
+            if let Some(octave) = unsafe { octave.as_ref() } {
+                octave.iter().for_each(|b| b.store(0, Ordering::Relaxed));
+            }
+        }
+    }
+
     #[cold]
     #[inline(never)]
     fn grow(&self, k: usize) -> *mut Octave {

@@ -17,6 +17,7 @@ mod clock;
 mod collect;
 #[cfg(feature = "cpu")]
 mod cpu;
+pub mod debug;
 pub mod diag;
 mod durations;
 mod entries;
@@ -33,6 +34,7 @@ mod model_checks;
 pub mod options;
 #[cfg(any(feature = "alloc", feature = "threads"))]
 mod os;
+pub mod sampling;
 pub mod spawn;
 pub mod streams;
 pub mod switch;
@@ -48,7 +50,7 @@ pub use alloc::CountingAllocator;
 pub use channels::ChannelSite;
 pub use channels::{channel, InstrumentChannel};
 pub use clock::{ns_per_tick, reason as clock_reason, source as clock_source};
-pub use collect::{collect, start, Moment};
+pub use collect::{collect, reset, start, Moment};
 pub use entries::Site;
 pub use functions::{FnGuard, FnSite, MeasuredFuture, SiteName};
 pub use hotpath_model as model;

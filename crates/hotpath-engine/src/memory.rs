@@ -34,4 +34,6 @@ pub fn untracked<R>(f: impl FnOnce() -> R) -> R {
 pub fn profiler_thread() {
     #[cfg(feature = "alloc")]
     crate::alloc::counters::ignore_this_thread();
+    #[cfg(feature = "threads")]
+    crate::threads::mark_profiler_thread(crate::os::current_tid());
 }

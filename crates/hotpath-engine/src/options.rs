@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 /// Percentile columns when none are configured.
 pub const DEFAULT_PERCENTILES: [f64; 3] = [50.0, 95.0, 99.0];
@@ -81,16 +82,52 @@ pub struct Options {
     pub cpu_output: Option<PathBuf>,
     /// How often `tokio_runtime!()` runtimes are sampled.
     pub tokio_runtime_interval_ms: u64,
-    /// Fraction of `io!` operations whose duration is measured (counts are always exact).
-    pub time_sampling_rate: f64,
+    /// Per instrument (indexed by `sampling::Sampled`), the fraction of calls or
+    /// operations whose duration is measured; counts are always exact.
+    pub time_sampling: [f64; 6],
     /// Duration sections carry fixed buckets (live snapshots, for Prometheus histograms).
     pub buckets: bool,
+    /// What the log store (`dbg!`, `val!`, `gauge!`, `log = true`) keeps and how many
+    /// keys a run-time-keyed map holds (`HOTPATH_LOGS_LIMIT`, `HOTPATH_MAX_LOG_LEN`,
+    /// `HOTPATH_ENTRIES_LIMIT`).
+    pub logs: crate::debug::LogLimits,
+    /// Show the profiler's own `hp-*` threads (`HOTPATH_SHOW_INTERNAL_THREADS`).
+    pub show_internal_threads: bool,
+    /// Attribute work done while serving an HTTP request to its route (`HOTPATH_ROUTE_SCOPE`).
+    pub route_scope: bool,
     /// Callgrind's `--callgrind-out-file` template (`HOTPATH_CALLGRIND_OUT_FILE`); `None`
     /// is Callgrind's default, `callgrind.out.%p`.
     pub callgrind_out_file: Option<String>,
     /// A native run's JSON report that a Callgrind run adds its instruction counts to
     /// (`HOTPATH_MERGE_REPORT`).
     pub merge_report: Option<PathBuf>,
+}
+
+static ROUTE_SCOPE: AtomicBool = AtomicBool::new(true);
+
+/// Publishes what instruments read while recording (set when a session starts).
+pub(crate) fn publish(options: &Options) {
+    ROUTE_SCOPE.store(options.route_scope, Relaxed);
+}
+
+/// Keys per run-time-keyed map before `<other>` (`HOTPATH_ENTRIES_LIMIT`).
+pub fn entries_limit() -> usize {
+    crate::debug::current_limits().entries
+}
+
+/// Values kept per logged entry (`HOTPATH_LOGS_LIMIT`).
+pub fn logs_limit() -> usize {
+    crate::debug::current_limits().per_entry
+}
+
+/// Characters of one logged value (`HOTPATH_MAX_LOG_LEN`).
+pub fn max_log_len() -> usize {
+    crate::debug::current_limits().max_len
+}
+
+/// Whether work done while serving an HTTP request is attributed to its route.
+pub fn route_scope() -> bool {
+    ROUTE_SCOPE.load(Relaxed)
 }
 
 impl Default for Options {
@@ -106,8 +143,11 @@ impl Default for Options {
             cpu_hz: DEFAULT_CPU_HZ,
             cpu_output: None,
             tokio_runtime_interval_ms: DEFAULT_TOKIO_RUNTIME_INTERVAL_MS,
-            time_sampling_rate: 1.0,
+            time_sampling: [1.0; 6],
             buckets: false,
+            logs: crate::debug::LogLimits::default(),
+            show_internal_threads: false,
+            route_scope: true,
             callgrind_out_file: None,
             merge_report: None,
         }

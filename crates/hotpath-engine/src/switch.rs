@@ -1,21 +1,51 @@
 //! The runtime switch every instrument reads first (one relaxed load), and the count
 //! of measurements that could not be recorded. The session flips the switch; the
 //! instruments only read it, so nothing here depends on who runs the session.
+//!
+//! The switch is one byte, so that `#[measure]` learns with the same single load
+//! whether recording is on and whether its calls are time-sampled.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 
-static ENABLED: AtomicBool = AtomicBool::new(false);
+/// Recording is off.
+pub const OFF: u8 = 0;
+/// Recording is on, every function call timed.
+pub const ON: u8 = 1;
+/// Recording is on and function calls are time-sampled.
+pub const SAMPLED: u8 = 2;
+
+static STATE: AtomicU8 = AtomicU8::new(OFF);
+static FUNCTION_SAMPLING: AtomicBool = AtomicBool::new(false);
 static DROPPED: AtomicU64 = AtomicU64::new(0);
 
 /// True while a session records.
 #[inline(always)]
 pub fn enabled() -> bool {
-    ENABLED.load(Ordering::Relaxed)
+    STATE.load(Ordering::Relaxed) != OFF
+}
+
+/// [`OFF`], [`ON`] or [`SAMPLED`].
+#[inline(always)]
+pub fn state() -> u8 {
+    STATE.load(Ordering::Relaxed)
 }
 
 /// Turns recording on or off (the session's start and its final report).
 pub fn set_enabled(on: bool) {
-    ENABLED.store(on, Ordering::Release);
+    let state = match (on, FUNCTION_SAMPLING.load(Ordering::Relaxed)) {
+        (false, _) => OFF,
+        (true, false) => ON,
+        (true, true) => SAMPLED,
+    };
+    STATE.store(state, Ordering::Release);
+}
+
+/// Whether function calls are time-sampled (set with the functions' rate).
+pub(crate) fn set_function_sampling(sampled: bool) {
+    FUNCTION_SAMPLING.store(sampled, Ordering::Relaxed);
+    if enabled() {
+        set_enabled(true);
+    }
 }
 
 /// Counts a measurement that could not be recorded.

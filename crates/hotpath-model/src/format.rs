@@ -57,6 +57,32 @@ pub fn format_seconds(ns: u64) -> String {
     format!("{}.{:03}s", ns / 1_000_000_000, (ns % 1_000_000_000) / 1_000_000)
 }
 
+/// The last `depth` segments of a `::` path (0 keeps it whole); separators inside
+/// `<...>` do not count, so `<app::A as app::T>::run` stays readable.
+pub fn short_name(path: &str, depth: usize) -> &str {
+    if depth == 0 {
+        return path;
+    }
+    let bytes = path.as_bytes();
+    let (mut angle, mut seen, mut i) = (0i32, 0usize, bytes.len());
+    while i > 0 {
+        i -= 1;
+        match bytes[i] {
+            b'>' => angle += 1,
+            b'<' => angle -= 1,
+            b':' if angle == 0 && i > 0 && bytes[i - 1] == b':' => {
+                seen += 1;
+                if seen == depth {
+                    return &path[i + 1..];
+                }
+                i -= 1;
+            }
+            _ => {}
+        }
+    }
+    path
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -68,6 +94,15 @@ mod tests {
         assert_eq!(format_duration_ns(12_345), "12.35 µs");
         assert_eq!(format_duration_ns(2_500_000), "2.50 ms");
         assert_eq!(format_duration_ns(1_500_000_000), "1.50 s");
+    }
+
+    #[test]
+    fn short_names() {
+        assert_eq!(short_name("app::module::parse", 2), "module::parse");
+        assert_eq!(short_name("app::module::parse", 0), "app::module::parse");
+        assert_eq!(short_name("parse", 2), "parse");
+        assert_eq!(short_name("app::<app::A as app::T>::run", 2), "<app::A as app::T>::run");
+        assert_eq!(short_name("a::b::c", 1), "c");
     }
 
     #[test]

@@ -14,9 +14,11 @@ impl Table {
         Self { header: header.into_iter().map(Into::into).collect(), rows: Vec::new() }
     }
 
-    /// Appends a row; missing cells render empty, extra cells are ignored.
+    /// Appends a row; missing cells render empty, extra cells are ignored. Control
+    /// characters in cells are shown escaped, so a label cannot break the table or
+    /// steer the terminal.
     pub fn row(&mut self, cells: Vec<String>) {
-        self.rows.push(cells);
+        self.rows.push(cells.iter().map(|c| clean(c)).collect());
     }
 
     /// Renders the grid, each line ending in a newline.
@@ -55,6 +57,55 @@ impl Table {
     }
 }
 
+/// `text` with control characters (newlines, ESC, C1 codes) and bidirectional
+/// overrides shown as escapes (`\n`, `\u{1b}`): what a label may contain, never
+/// what the terminal receives.
+pub(crate) fn clean(text: &str) -> String {
+    if !text.chars().any(needs_escape) {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if needs_escape(c) => out.push_str(&c.escape_unicode().to_string()),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn needs_escape(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}')
+}
+
+/// The printed report without the rule between two data rows: one line per row.
+pub(crate) fn compact(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut rows_in_table = 0;
+    for (i, line) in lines.iter().enumerate() {
+        let is_row = line.starts_with('|');
+        let is_rule = line.starts_with("+-");
+        let next_is_row = lines.get(i + 1).is_some_and(|l| l.starts_with('|'));
+        if is_rule && rows_in_table >= 2 && next_is_row {
+            continue;
+        }
+        rows_in_table = if is_row {
+            rows_in_table + 1
+        } else if is_rule {
+            rows_in_table
+        } else {
+            0
+        };
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
 /// A section as printed: `title - description (summary)`, then its grid.
 pub(crate) fn titled(title: &str, description: &str, summary: &str, table: &Table) -> String {
     format!("{title} - {description} ({summary})\n{}", table.render())
@@ -88,6 +139,25 @@ mod tests {
 +----------+-------+
 ";
         assert_eq!(t.render(), expected);
+    }
+
+    #[test]
+    fn labels_cannot_break_the_table_or_steer_the_terminal() {
+        let mut t = Table::new(["Name"]);
+        t.row(vec!["a\nb\u{1b}[31m<script>|x\u{202e}".into()]);
+        let text = t.render();
+        assert!(text.contains("| a\\nb\\u{1b}[31m<script>|x\\u{202e} |"), "{text}");
+        assert_eq!(text.lines().count(), 5);
+    }
+
+    #[test]
+    fn compact_drops_rules_between_rows_only() {
+        let mut t = Table::new(["A"]);
+        t.row(vec!["1".into()]);
+        t.row(vec!["2".into()]);
+        t.row(vec!["3".into()]);
+        let compact = compact(&format!("title\n{}", t.render()));
+        assert_eq!(compact, "title\n+---+\n| A |\n+---+\n| 1 |\n| 2 |\n| 3 |\n+---+\n");
     }
 
     #[test]

@@ -28,7 +28,7 @@ mod units;
 pub use buckets::{Buckets, BUCKET_BOUNDS_NS};
 pub use export::{Families, Family, MetricKind, Sample, Series};
 pub use format::{
-    format_bytes, format_count, format_duration_ns, format_percent, format_percent_value, format_seconds,
+    format_bytes, format_count, format_duration_ns, format_percent, format_percent_value, format_seconds, short_name,
 };
 pub use grid::Table;
 pub use meta::Meta;
@@ -37,6 +37,7 @@ pub use render::render_table;
 pub use report::{Report, ReportError, Section, SectionDef, SCHEMA_VERSION, SECTIONS};
 pub use section::{keep_rows, SectionData, Tab};
 pub use sections::channels::{ChannelRow, Channels};
+pub use sections::debug::{DbgRow, DebugLog, DebugLogs, DebugRow, DebugTrackers, GaugeRow, TrackerKind, ValRow};
 pub use sections::functions_alloc::{FunctionAlloc, FunctionsAlloc};
 pub use sections::functions_cpu::{FunctionCpu, FunctionsCpu};
 pub use sections::functions_icount::{FunctionIcount, FunctionsIcount};

@@ -37,6 +37,24 @@ pub struct Meta {
     /// CPUs disagreeing); they are recorded as 0 and counted here.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub negative_intervals: u64,
+    /// `HOTPATH_REPORT_LABEL`, shown in the header.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// Time-sampling rates below 1 that applied, per instrument (`functions`, `io`, ...):
+    /// counts are exact, durations come from the timed share, totals are estimates.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub time_sampling: std::collections::BTreeMap<String, f64>,
+    /// Path segments of function names the tables show (0 = whole paths; JSON always
+    /// has whole paths).
+    #[serde(default)]
+    pub name_depth: usize,
+    /// The session's own row is left out and `% Total` is a share of the rows' sum
+    /// (`HOTPATH_EXCLUDE_WRAPPER`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub wrapper_excluded: bool,
+    /// Tables without a rule between rows (`HOTPATH_COMPACT_TABLES`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub compact_tables: bool,
     /// Warnings raised while profiling (bad settings, unavailable features).
     #[serde(default)]
     pub warnings: Vec<String>,

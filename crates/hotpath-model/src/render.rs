@@ -13,8 +13,17 @@ pub fn render_table(report: &Report) -> String {
     if report.is_empty() {
         return format!("[hotpath] No measurements recorded from {} ({wall} wall time)\n{warnings}", meta.caller);
     }
-    let mut out = format!("[hotpath] Profile of {}: {wall} wall time ({})\n", meta.caller, ended_by(&meta.ended_by));
+    let label = meta.label.as_ref().map_or(String::new(), |l| format!(" | {}", crate::grid::clean(l)));
+    let mut out =
+        format!("[hotpath] Profile of {}: {wall} wall time ({}){label}\n", meta.caller, ended_by(&meta.ended_by));
     out.push_str(&warnings);
+    if !meta.time_sampling.is_empty() {
+        let rates: Vec<String> = meta.time_sampling.iter().map(|(k, r)| format!("{k}={r}")).collect();
+        out.push_str(&format!(
+            "[hotpath] time sampling: {}; counts are exact, durations come from the timed calls and totals are estimates\n",
+            rates.join(", ")
+        ));
+    }
     if meta.dropped > 0 {
         out.push_str(&format!("[hotpath] {} measurements dropped\n", format_count(meta.dropped)));
     }
@@ -24,12 +33,41 @@ pub fn render_table(report: &Report) -> String {
             format_count(meta.negative_intervals)
         ));
     }
+    if let Some(line) = still_running(report) {
+        out.push_str(&line);
+    }
+    if !report.user_metadata.is_empty() {
+        let mut table = crate::grid::Table::new(["Key", "Value"]);
+        for (k, v) in &report.user_metadata {
+            table.row(vec![k.clone(), v.clone()]);
+        }
+        out.push_str(&format!("\nuser_metadata - Custom report metadata.\n{}", table.render()));
+    }
     // Every section the report has, in the table's order; each renders itself.
     for (_, section) in report.sections() {
         out.push('\n');
         out.push_str(&section.render(meta));
     }
+    if meta.compact_tables {
+        out = crate::grid::compact(&out);
+    }
     out
+}
+
+/// On an end that interrupts the program (signal, timeout, `process::exit`, panic),
+/// which measured functions were still running and for how long.
+fn still_running(report: &Report) -> Option<String> {
+    if report.meta.ended_by == "main_returned" {
+        return None;
+    }
+    let rows = report.functions_timing.as_ref()?.rows.iter().filter(|r| r.active > 0 && r.name != report.meta.caller);
+    let items: Vec<String> = rows
+        .map(|r| {
+            let age = r.oldest_active_ns.map_or(String::new(), |ns| format!(" for {}", format_duration_ns(ns)));
+            format!("{} ({} running{age})", crate::grid::clean(&r.name), format_count(r.active))
+        })
+        .collect();
+    (!items.is_empty()).then(|| format!("[hotpath] still running when the report was written: {}\n", items.join(", ")))
 }
 
 fn ended_by(reason: &str) -> &str {
@@ -39,6 +77,7 @@ fn ended_by(reason: &str) -> &str {
         "signal" => "interrupted by a signal",
         "process_exit" => "process::exit",
         "live" => "live snapshot",
+        "timeout" => "shutdown timer",
         other => other,
     }
 }

@@ -5,6 +5,7 @@ use std::str::FromStr;
 
 use crate::section::{section_table, SectionData};
 use crate::sections::channels::Channels;
+use crate::sections::debug::DebugTrackers;
 use crate::sections::functions_alloc::FunctionsAlloc;
 use crate::sections::functions_cpu::FunctionsCpu;
 use crate::sections::functions_icount::FunctionsIcount;
@@ -72,6 +73,10 @@ section_table! {
     Io => io: IoSection, "io", "I/O", Io, compared: true,
         about: "operations, bytes, rate and durations of io! wrappers",
         absent: "no io! wrapper was used yet";
+    /// `dbg!`, `val!` and `gauge!` trackers.
+    Debug => debug: DebugTrackers, "debug", "Trackers", Debug, compared: false,
+        about: "counts, last values and logs of dbg! call sites, val! keys and gauge! keys",
+        absent: "no dbg!, val! or gauge! has recorded while profiling";
 }
 
 impl Section {

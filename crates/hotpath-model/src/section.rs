@@ -20,11 +20,13 @@ pub enum Tab {
     Threads,
     /// Tokio runtimes.
     Tokio,
+    /// `dbg!`, `val!` and `gauge!` trackers.
+    Debug,
 }
 
 impl Tab {
     /// Every tab, in the console's order.
-    pub const ALL: [Tab; 5] = [Tab::Functions, Tab::DataFlow, Tab::Io, Tab::Threads, Tab::Tokio];
+    pub const ALL: [Tab; 6] = [Tab::Functions, Tab::DataFlow, Tab::Io, Tab::Threads, Tab::Tokio, Tab::Debug];
 
     /// The tab's title.
     pub fn title(self) -> &'static str {
@@ -34,6 +36,7 @@ impl Tab {
             Self::Io => "I/O",
             Self::Threads => "Threads",
             Self::Tokio => "Tokio",
+            Self::Debug => "Debug",
         }
     }
 }
@@ -148,6 +151,13 @@ pub struct SectionDef {
             pub fn remove(&mut self, section: Section) {
                 match section {
                     $( Section::$variant => self.$field = None, )*
+                }
+            }
+
+            /// Adds an empty section unless the report has it (a section asked for by name).
+            pub fn ensure(&mut self, section: Section) {
+                match section {
+                    $( Section::$variant => if self.$field.is_none() { self.$field = Some(Default::default()) }, )*
                 }
             }
 

@@ -4,10 +4,11 @@
 //! docs/JSON_SCHEMA.md, then regenerate with `UPDATE_GOLDEN=1 cargo test -p hotpath-model`.
 
 use hotpath_model::{
-    AllocTotals, ChannelRow, Channels, DurationStats, FunctionAlloc, FunctionCpu, FunctionIcount, FunctionTiming,
-    FunctionsAlloc, FunctionsCpu, FunctionsIcount, FunctionsTiming, FutureRow, Futures, IoControl, IoRow, IoSection,
-    IoTransfer, LockTiming, MutexRow, Mutexes, Percentiles, Report, RwLockRow, RwLocks, StreamRow, Streams, ThreadRow,
-    Threads, TokioFlag, TokioPoint, TokioRuntime, TokioRuntimes, TokioWorker, SCHEMA_VERSION,
+    AllocTotals, ChannelRow, Channels, DbgRow, DebugRow, DebugTrackers, DurationStats, FunctionAlloc, FunctionCpu,
+    FunctionIcount, FunctionTiming, FunctionsAlloc, FunctionsCpu, FunctionsIcount, FunctionsTiming, FutureRow, Futures,
+    GaugeRow, IoControl, IoRow, IoSection, IoTransfer, LockTiming, MutexRow, Mutexes, Percentiles, Report, RwLockRow,
+    RwLocks, StreamRow, Streams, ThreadRow, Threads, TokioFlag, TokioPoint, TokioRuntime, TokioRuntimes, TokioWorker,
+    ValRow, SCHEMA_VERSION,
 };
 
 fn durations(count: u64, avg: u64, p: [u64; 3]) -> DurationStats {
@@ -37,6 +38,7 @@ fn flow_sections(report: &mut Report) {
     future.line = 90;
     future.kind = "future".into();
     future.calls = 5;
+    future.timed_calls = Some(5);
     future.cancelled = 10;
     future.polls = 25;
     future.busy_ns = 120_000;
@@ -143,7 +145,11 @@ fn sample() -> Report {
     meta.limit = 15;
     meta.focus = Some("/^demo::/".into());
     meta.clock = "tsc".into();
+    meta.clock_reason = "invariant TSC, kernel clocksource tsc".into();
     meta.dropped = 0;
+    meta.label = Some("nightly".into());
+    meta.time_sampling = [("functions".to_string(), 0.5)].into_iter().collect();
+    meta.name_depth = 2;
     meta.warnings = vec!["HOTPATH_LIMIT=\"x\" is not a row count (0 shows all); using 15".into()];
 
     let mut sync = FunctionTiming::default();
@@ -151,6 +157,7 @@ fn sample() -> Report {
     sync.file = "examples/demo.rs".into();
     sync.line = 42;
     sync.calls = 1000;
+    sync.timed_calls = Some(500);
     sync.total_ns = 5_000_000;
     sync.self_ns = 4_000_000;
     sync.avg_ns = 5_000;
@@ -259,6 +266,7 @@ fn sample() -> Report {
     report.threads = Some(threads);
     report.tokio_runtime = Some(tokio_runtime());
     report.io = Some(io_sample());
+    report.debug = Some(debug_sample());
     flow_sections(&mut report);
     report
 }
@@ -320,6 +328,52 @@ fn tokio_runtime() -> TokioRuntimes {
     section.tokio_unstable = true;
     section.total_runtimes = 1;
     section.runtimes = vec![runtime];
+    section
+}
+
+/// A row of each tracker; the val! row is the `<other>` one, the dbg! value was cut.
+fn debug_sample() -> DebugTrackers {
+    let mut dbg = DbgRow::default();
+    dbg.id = 0;
+    dbg.name = "&batch".into();
+    dbg.file = "examples/demo.rs".into();
+    dbg.line = 150;
+    dbg.column = 9;
+    dbg.count = 12;
+    dbg.value = "[Job { id: 1 }, Job { id: 2 }, ...".into();
+    dbg.cut = true;
+    dbg.last_at_ns = 1_200_000_000;
+    dbg.thread = "main".into();
+    let mut val = ValRow::default();
+    val.id = 3;
+    val.name = "<other>".into();
+    val.other = true;
+    val.count = 40;
+    val.value = "\"idle\"".into();
+    val.last_at_ns = 1_100_000_000;
+    val.thread = "worker-1".into();
+    val.file = "examples/demo.rs".into();
+    val.line = 160;
+    val.column = 5;
+    let mut gauge = GaugeRow::default();
+    gauge.id = 0;
+    gauge.name = "queue-depth".into();
+    gauge.updates = 3;
+    gauge.current = 12.0;
+    gauge.min = 10.0;
+    gauge.max = 15.5;
+    gauge.last_at_ns = 1_240_000_000;
+    gauge.thread = "main".into();
+    gauge.file = "examples/demo.rs".into();
+    gauge.line = 170;
+    gauge.column = 5;
+    gauge.history = vec![10.0, 15.5, 12.0];
+    let mut section = DebugTrackers::default();
+    section.total_rows = 3;
+    section.logs_limit = 50;
+    section.max_log_len = 1536;
+    section.entries_limit = 1000;
+    section.rows = vec![DebugRow::Dbg(dbg), DebugRow::Val(val), DebugRow::Gauge(gauge)];
     section
 }
 

@@ -12,6 +12,8 @@ pub enum End {
     Signal,
     /// `std::process::exit` (the `atexit` hook).
     ProcessExit,
+    /// The shutdown timer (`HOTPATH_SHUTDOWN_MS`, `build_with_shutdown`).
+    Timeout,
     /// A live snapshot; the session goes on.
     Live,
 }
@@ -24,6 +26,7 @@ impl End {
             Self::Panic => "panic",
             Self::Signal => "signal",
             Self::ProcessExit => "process_exit",
+            Self::Timeout => "timeout",
             Self::Live => "live",
         }
     }

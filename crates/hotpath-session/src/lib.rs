@@ -6,15 +6,18 @@
 
 #![deny(missing_docs)]
 
+mod build;
 mod config;
 mod end;
 mod live;
 mod output;
 mod session;
+mod shutdown;
 #[cfg(unix)]
 mod signals;
+mod state;
 
-pub use config::{MainConfig, ServerSettings, DEFAULT_METRICS_PORT};
+pub use config::{Format, MainConfig, SectionSpec, ServerSettings, DEFAULT_METRICS_PORT};
 pub use end::End;
 pub use live::{register_live, LiveStarter};
-pub use session::{snapshot, snapshot_live, uptime, MainGuard};
+pub use session::{snapshot, snapshot_live, start_with_shutdown, uptime, MainGuard};

@@ -1,61 +1,106 @@
-//! The profiling session: started by the `#[hotpath::main]` guard, reported once,
-//! whichever comes first of main returning, main panicking, a signal or `process::exit`.
+//! The profiling session: started by a guard (`#[hotpath::main]` or
+//! `HotpathGuardBuilder`), reported once, whichever comes first of the guard's drop,
+//! a panic, a signal, `process::exit` or the shutdown timer. One session at a time: a
+//! guard built while another is alive says so and does nothing; one built after the
+//! previous session reported starts afresh.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::OnceLock;
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::sync::{Arc, Mutex, Once};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use hotpath_engine::{diag, memory, switch, Moment};
-use hotpath_model::{Report, SCHEMA_VERSION};
+use hotpath_engine::{diag, memory, switch};
+use hotpath_model::Report;
 
 use crate::config::{Config, MainConfig};
 use crate::end::End;
-use crate::output;
+use crate::state::Session;
+use crate::{build, output};
 
-static STARTED: AtomicBool = AtomicBool::new(false);
-static FINISHED: AtomicBool = AtomicBool::new(false);
-static SESSION: OnceLock<Session> = OnceLock::new();
+/// The running session, if any.
+static SESSION: Mutex<Option<Arc<Session>>> = Mutex::new(None);
+/// Sessions started so far (a later one starts from zeroed recorders).
+static STARTED: Mutex<u64> = Mutex::new(0);
 
-struct Session {
-    config: Config,
-    started: Instant,
-    started_unix_ms: u64,
-    warnings: Vec<String>,
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// Profiles the program while alive; prints the report when dropped.
-///
-/// Created by `#[hotpath::main]`. Only the first guard of a process starts a
-/// session; later ones do nothing.
+fn current() -> Option<Arc<Session>> {
+    lock(&SESSION).clone()
+}
+
+/// Profiles the program while alive; writes the report when dropped.
 #[must_use = "profiling stops and the report is printed when the guard is dropped"]
 pub struct MainGuard {
-    owner: bool,
+    /// The session this guard started; `None` for a guard that found one running.
+    session: Option<u64>,
 }
 
 impl MainGuard {
-    /// Starts the session: resolves configuration, picks the clock, installs the
-    /// signal and exit hooks, then turns recording on.
+    /// Starts a session: resolves configuration, picks the clock, installs the signal
+    /// and exit hooks, then turns recording on. If a session is running already, one
+    /// line on stderr says so and the guard does nothing.
     pub fn start(main: MainConfig) -> Self {
-        memory::untracked(|| Self::start_untracked(main))
+        memory::untracked(|| Self { session: start(main, None) })
     }
 
-    fn start_untracked(main: MainConfig) -> Self {
-        if STARTED.swap(true, Ordering::AcqRel) {
-            diag::warn(&format!("profiling is already running; the #[hotpath::main] on {} is ignored", main.caller()));
-            return Self { owner: false };
+    /// Whether this guard runs the session (false when another one was running).
+    pub fn is_active(&self) -> bool {
+        self.session.is_some()
+    }
+}
+
+impl Drop for MainGuard {
+    fn drop(&mut self) {
+        if let Some(id) = self.session {
+            finish_session(id, if std::thread::panicking() { End::Panic } else { End::MainReturned });
         }
-        let (config, warnings) = Config::resolve(&main, |name| std::env::var_os(name));
-        warnings.iter().for_each(|w| diag::warn(w));
-        hotpath_engine::start(&config.options);
-        // Under Valgrind the program runs tens of times slower: no live server there.
-        let mut config = config;
-        if hotpath_engine::under_valgrind() {
-            config.server.enabled = false;
-        }
-        let started_unix_ms = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
-        let _ = SESSION.set(Session { config, started: Instant::now(), started_unix_ms, warnings });
-        switch::set_enabled(true);
+    }
+}
+
+/// Starts a session that no guard ends: its report is written after `delay`
+/// (`HOTPATH_SHUTDOWN_MS` beats it), then the process exits with status 0; a zero
+/// delay keeps it running until the program ends, which writes the report.
+pub fn start_with_shutdown(main: MainConfig, delay: Duration) {
+    memory::untracked(|| start(main, Some(delay)));
+}
+
+fn start(main: MainConfig, shutdown: Option<Duration>) -> Option<u64> {
+    let mut slot = lock(&SESSION);
+    if let Some(running) = slot.as_ref() {
+        diag::warn(&format!(
+            "a profiling session ({}) is already running; the one for {} is not started \
+             (one session at a time: start the next after this one's report)",
+            running.config.caller,
+            main.caller()
+        ));
+        return None;
+    }
+    let (config, warnings) = Config::resolve(&main, |name| std::env::var_os(name));
+    warnings.iter().for_each(|w| diag::warn(w));
+    let id = {
+        let mut started = lock(&STARTED);
+        *started += 1;
+        *started
+    };
+    if id > 1 {
+        // A new session counts from zero: the previous report has been written.
+        hotpath_engine::reset();
+    }
+    hotpath_engine::start(&config.options);
+    let started_unix_ms = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
+    let shutdown = config.shutdown_ms.map(Duration::from_millis).or(shutdown);
+    let mut server = config.server.clone();
+    // Under Valgrind the program runs tens of times slower: no live server there.
+    if hotpath_engine::under_valgrind() {
+        server.enabled = false;
+    }
+    let before_shutdown = main.shutdown_hook();
+    *slot = Some(Arc::new(Session { id, config, started: Instant::now(), started_unix_ms, warnings, before_shutdown }));
+    drop(slot);
+    switch::set_enabled(true);
+    static HOOKS: Once = Once::new();
+    HOOKS.call_once(|| {
         #[cfg(unix)]
         {
             crate::signals::install(finish);
@@ -63,39 +108,58 @@ impl MainGuard {
             // async-signal-safe functions, as a handler run in a forked child must.
             unsafe { libc::pthread_atfork(None, None, Some(in_forked_child)) };
         }
-        if let Some(session) = SESSION.get() {
-            crate::live::start(&session.config.server);
-        }
-        Self { owner: true }
+    });
+    if id == 1 {
+        crate::live::start(&server);
     }
-}
-
-impl Drop for MainGuard {
-    fn drop(&mut self) {
-        if self.owner {
-            finish(if std::thread::panicking() { End::Panic } else { End::MainReturned });
-        }
+    if let Some(delay) = shutdown {
+        crate::shutdown::after(id, delay, finish_session);
     }
+    Some(id)
 }
 
 /// In a child just forked: the profiler is off there, as if it never ran. Recording
 /// stops, no report of the parent's data is written, and signals are the child's own.
 #[cfg(unix)]
 extern "C" fn in_forked_child() {
-    FINISHED.store(true, Ordering::Relaxed);
+    crate::shutdown::forget_in_child();
     switch::set_enabled(false);
     crate::signals::forget_in_child();
 }
 
-/// Writes the final report once; later calls do nothing.
+/// Writes the final report of the running session, if any (signals, `process::exit`).
+#[cfg(unix)]
 pub(crate) fn finish(end: End) {
-    if FINISHED.swap(true, Ordering::AcqRel) {
+    if let Some(session) = current() {
+        finish_session(session.id, end);
+    }
+}
+
+/// Writes the final report of session `id` once; later calls do nothing.
+pub(crate) fn finish_session(id: u64, end: End) {
+    if crate::shutdown::in_forked_child() {
         return;
     }
-    let Some(session) = SESSION.get() else { return };
+    let Some(session) = current().filter(|s| s.id == id) else { return };
+    if let Some(hook) = &session.before_shutdown {
+        // Runs once, its measured calls still counted; a panic in it is the program's
+        // own bug and must not cost the report.
+        if let Some(f) = lock(hook).take() {
+            let _ = catch_unwind(AssertUnwindSafe(f));
+        }
+    }
+    // Taken under the lock: of two ends racing, one reports.
+    let ours = {
+        let mut slot = lock(&SESSION);
+        match slot.as_ref() {
+            Some(s) if s.id == id => slot.take(),
+            _ => None,
+        }
+    };
+    let Some(session) = ours else { return };
     let written = catch_unwind(AssertUnwindSafe(|| {
         memory::untracked(|| {
-            let report = build(session, &session.config, end);
+            let report = build::report(&session, &session.config, end);
             switch::set_enabled(false);
             output::emit(&report, &session.config);
         })
@@ -105,55 +169,23 @@ pub(crate) fn finish(end: End) {
     }
 }
 
-/// A report of everything measured so far, or `None` before the session starts.
+/// A report of everything measured so far, or `None` when no session runs.
 pub fn snapshot() -> Option<Report> {
-    memory::untracked(|| SESSION.get().map(|s| build(s, &s.config, End::Live)))
+    let session = current()?;
+    Some(memory::untracked(|| build::report(&session, &session.config, End::Live)))
 }
 
 /// A live report for the live surfaces to cut per request: every row (no row limit),
 /// and duration buckets for Prometheus histograms.
 pub fn snapshot_live() -> Option<Report> {
-    let session = SESSION.get()?;
+    let session = current()?;
     let mut config = session.config.clone();
-    config.options.limit = 0;
-    config.options.threads_limit = usize::MAX;
+    config.limits.set_all(0);
     config.options.buckets = true;
-    Some(memory::untracked(|| build(session, &config, End::Live)))
+    Some(memory::untracked(|| build::report(&session, &config, End::Live)))
 }
 
-/// Time since the session started, for live status.
-pub fn uptime() -> Option<std::time::Duration> {
-    SESSION.get().map(|s| s.started.elapsed())
-}
-
-fn build(session: &Session, config: &Config, end: End) -> Report {
-    let wall = session.started.elapsed();
-    let mut report = Report::default();
-    report.schema_version = SCHEMA_VERSION;
-    let meta = &mut report.meta;
-    meta.hotpath_version = env!("CARGO_PKG_VERSION").to_string();
-    meta.caller = config.caller.clone();
-    meta.pid = std::process::id();
-    meta.started_unix_ms = session.started_unix_ms;
-    meta.wall_ns = wall.as_nanos() as u64;
-    meta.ended_by = end.as_str().to_string();
-    meta.percentiles = config.options.percentiles.clone();
-    meta.limit = config.options.limit;
-    meta.focus = config.options.focus.as_ref().map(|f| f.as_string());
-    meta.clock = hotpath_engine::clock_source().to_string();
-    meta.clock_reason = hotpath_engine::clock_reason().to_string();
-    meta.negative_intervals = hotpath_engine::negative_intervals();
-    meta.dropped = switch::dropped();
-    meta.warnings = session.warnings.iter().cloned().chain(diag::report_warnings()).collect();
-    let moment = if end == End::Live { Moment::Live } else { Moment::Final };
-    let wanted = |_: hotpath_model::Section| true;
-    hotpath_engine::collect(
-        &mut report,
-        &config.options,
-        moment,
-        session.started_unix_ms,
-        wall.as_nanos() as u64,
-        &wanted,
-    );
-    report
+/// Time since the running session started, for live status.
+pub fn uptime() -> Option<Duration> {
+    current().map(|s| s.started.elapsed())
 }

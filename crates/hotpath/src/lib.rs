@@ -33,6 +33,10 @@
 //! tokio). Without the feature they return their argument unchanged; [`wrap`] names the
 //! wrapped types in both modes.
 //!
+//! Values are tracked with [`dbg!`] (like `std::dbg!`, into the report instead of
+//! stderr), [`val!`] (values by key) and [`gauge!`] (numbers by key, with min, max and
+//! history); without the feature they record nothing and need no `Debug`.
+//!
 //! ## Cost
 //!
 //! - Feature **off**: every macro expands to its input; the only dependency is
@@ -50,7 +54,9 @@
 //! `output_path = "file"`. The environment overrides them: `HOTPATH_OUTPUT_FORMAT`,
 //! `HOTPATH_OUTPUT_PATH`, `HOTPATH_LIMIT`, `HOTPATH_PERCENTILES` (`50,95,99.9`),
 //! `HOTPATH_FOCUS` (substring or `/regex/`), `HOTPATH_CLOCK` (`tsc` or `monotonic`),
-//! `HOTPATH_TIME_SAMPLING_RATE` (fraction of [`io!`] operations timed, `0`..=`1`).
+//! `HOTPATH_TIME_SAMPLING_RATE` (fraction of [`io!`] operations timed, `0`..=`1`),
+//! `HOTPATH_LOGS_LIMIT`, `HOTPATH_MAX_LOG_LEN` and `HOTPATH_ENTRIES_LIMIT` (what the
+//! debug trackers keep: records per tracker, characters per value, keys per macro).
 //! A bad value prints one warning line and keeps the configured value.
 //!
 //! ## Live server
@@ -67,8 +73,21 @@
 //!
 //! ## Features
 //!
-//! `hotpath` turns the macros into instrumentation. `tokio` adds tokio's async I/O
-//! traits to [`io!`] wrappers; without `hotpath` it compiles nothing.
+//! | Feature | What it adds |
+//! |---|---|
+//! | `hotpath` | the instrumentation: macros expand to measurements, the engine, session and live crates are linked; without it nothing of hotpath is compiled in |
+//! | `hotpath-alloc` | per-function and per-thread allocations; `#[hotpath::main]` installs a counting global allocator (implies `hotpath`) |
+//! | `hotpath-cpu` | in-process CPU sampling (Linux): `functions-cpu`, folded stacks, flamegraph, pprof (implies `hotpath`) |
+//! | `hotpath-mcp` | MCP for AI agents at `/mcp` on the live server (implies `hotpath` and `live`) |
+//! | `threads` (default) | the threads view |
+//! | `live` (default) | the live HTTP server (JSON per section, `/metrics`); leave it out to compile no HTTP code |
+//! | `tokio` | `tokio_runtime!()`, `io!` over tokio's async traits, tokio's channels and locks, `hotpath::wrap::tokio` |
+//! | `futures`, `crossbeam`, `flume`, `async-channel`, `parking_lot` | those crates' channels and locks for `channel!`, `mutex!`, `rw_lock!` and `hotpath::wrap` |
+//!
+//! Put backend features (`tokio`, ...) on the dependency line and forward only the
+//! profiling ones (`hotpath`, `hotpath-alloc`, `hotpath-cpu`) from your own features:
+//! backends compile nothing of hotpath's without `hotpath`, and keep `hotpath::wrap`
+//! names valid in every mode.
 
 #![deny(missing_docs)]
 #![warn(unreachable_pub)]
@@ -268,6 +287,13 @@ pub use hotpath_macros::mutex;
 pub use hotpath_macros::rw_lock;
 
 pub mod wrap;
+
+mod guard;
+pub use guard::{Format, HotpathGuard, HotpathGuardBuilder, Section};
+
+#[doc(hidden)]
+pub mod debug;
+pub use debug::{GaugeHandle, IntoF64, ValHandle};
 
 /// Items the macro expansions refer to. Not a public API.
 #[cfg(feature = "hotpath")]

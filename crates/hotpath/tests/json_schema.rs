@@ -43,14 +43,15 @@ fn real_report_has_the_golden_fields() {
         .env("HOTPATH_FOCUS", "/^case_/")
         .env("HOTPATH_LIMIT", "x"));
     let real = json_report(&out);
-    // A second program fills the async and concurrency sections. Neither uses io!: the
-    // io section is checked by the next test.
+    // A second program fills the async and concurrency sections. Neither uses io! nor
+    // the debug trackers: those sections are checked by the next tests.
     let flow = json_report(&run(command("case_flow")
         .env("HOTPATH_OUTPUT_FORMAT", "json")
         .env("HOTPATH_PERCENTILES", "50,95,99.9")));
-    let want = fields(&golden, |key| key != "io");
-    let mut got = fields(&real, |key| key != "io");
-    got.extend(fields(&flow, |key| key != "io"));
+    let others = |key: &str| key != "io" && key != "debug";
+    let want = fields(&golden, others);
+    let mut got = fields(&real, others);
+    got.extend(fields(&flow, others));
     // Natively (no Callgrind) functions_icount is a note in place of counts; the golden
     // file shows a counted run (tests/icount_callgrind.rs runs one).
     got.remove(".functions_icount.note");
@@ -65,6 +66,12 @@ fn real_report_has_the_golden_fields() {
         ".tokio_runtime",
         // Only backends that report their bound have it (std does not).
         ".channels.rows[].capacity",
+        // Only with HOTPATH_REPORT_LABEL, time sampling, or a clock choice to explain.
+        ".meta.label",
+        ".meta.time_sampling",
+        ".meta.clock_reason",
+        ".functions_timing.rows[].timed_calls",
+        ".futures.rows[].timed_calls",
     ];
     if cfg!(not(feature = "hotpath-alloc")) {
         optional.extend([
@@ -105,4 +112,13 @@ fn real_io_section_has_the_golden_fields() {
         run(command("basic_io_async").env("HOTPATH_OUTPUT_FORMAT", "json").env("HOTPATH_PERCENTILES", "50,95,99.9"));
     let real = json_report(&out);
     assert_eq!(fields(&real, |key| key == "io"), fields(&golden(), |key| key == "io"));
+}
+
+#[test]
+fn real_debug_section_has_the_golden_fields() {
+    // A limit of 3 keys makes an `<other>` row; the long dbg! value is cut.
+    let out =
+        run(command("case_debug").arg("report").env("HOTPATH_OUTPUT_FORMAT", "json").env("HOTPATH_ENTRIES_LIMIT", "3"));
+    let real = json_report(&out);
+    assert_eq!(fields(&real, |key| key == "debug"), fields(&golden(), |key| key == "debug"));
 }

@@ -60,7 +60,7 @@ fn annotated_code_runs_the_same_with_the_feature_off_and_on() {
     let on = cargo(&["run", "--quiet", "--bin", "fixture-app", "--features", "hotpath"]);
     let text = String::from_utf8_lossy(&on.stdout);
     assert!(text.starts_with("result=90\n[hotpath] Profile of fixture_app::main: "), "{text}");
-    for row in ["| fixture_app::add ", "| doubling ", "| fixture_app::Acc::push ", "| total ", "| output "] {
+    for row in ["| fixture_app::add ", "| doubling ", "| Acc::push ", "| total ", "| output "] {
         assert!(text.contains(row), "missing {row} in:\n{text}");
     }
     assert!(!text.contains("Acc::get"), "#[hotpath::skip] is honoured:\n{text}");
@@ -83,6 +83,19 @@ fn tokio_runtime_off_needs_no_tokio_and_on_asks_for_the_feature() {
     assert!(!on.status.success());
     assert!(err.contains("hotpath::tokio_runtime! needs hotpath's `tokio` feature"), "{err}");
     assert!(err.contains("src/bin/tokio_off.rs:13"), "the error points at the call: {err}");
+}
+
+#[test]
+fn debug_trackers_off_need_no_debug_and_on_record() {
+    let off = cargo(&["run", "--quiet", "--bin", "trackers"]);
+    assert_eq!(String::from_utf8_lossy(&off.stdout), "job=7 b=2 key=job-7\n");
+    assert_eq!(String::from_utf8_lossy(&off.stderr), "");
+    let on = cargo(&["run", "--quiet", "--bin", "trackers", "--features", "hotpath"]);
+    let text = String::from_utf8_lossy(&on.stdout);
+    assert!(text.starts_with("job=7 b=2 key=job-7\n[hotpath] Profile of trackers::main: "), "{text}");
+    for row in ["| Job(7)", "| job-7 ", "| depth "] {
+        assert!(text.contains(row), "missing {row} in:\n{text}");
+    }
 }
 
 #[test]

@@ -58,6 +58,24 @@ impl AllocCell {
         }
     }
 
+    /// Zeroes the numbers for a new session.
+    pub(crate) fn reset(&self) {
+        for counter in [
+            &self.bytes_sum,
+            &self.allocs_sum,
+            &self.bytes_total,
+            &self.allocs_total,
+            &self.bytes_max,
+            &self.allocs_max,
+        ] {
+            counter.store(0, Relaxed);
+        }
+        self.bytes_min.store(u64::MAX, Relaxed);
+        self.allocs_min.store(u64::MAX, Relaxed);
+        self.bytes.reset();
+        self.allocs.reset();
+    }
+
     /// Records one completed call.
     #[inline(always)]
     pub(crate) fn record(&self, inclusive: Usage, exclusive: Usage, outermost: bool) {

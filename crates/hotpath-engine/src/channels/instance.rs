@@ -13,6 +13,7 @@ use std::sync::Mutex;
 use super::ring::{Ring, Stamp, MAX_SLOTS};
 use super::slow::{History, SAMPLE_MS};
 use crate::functions::{record_metric, Metric};
+use crate::sampling::{self, Sampled};
 use crate::sync::Padded;
 use crate::{clock, memory};
 
@@ -164,7 +165,7 @@ impl Instance {
         }
         let consumed = self.rx.received.load(Relaxed);
         if let Some(received) = self.ring.stamp(seq, tick, consumed, self.flavor != Flavor::Fifo) {
-            record_metric(self.latency, received.saturating_sub(tick));
+            self.latency(received.saturating_sub(tick));
         }
         let depth = if self.flavor == Flavor::Fifo { (seq + 1).saturating_sub(consumed) } else { self.queue_len() };
         if depth > self.tx.max_queue.load(Relaxed) {
@@ -186,11 +187,11 @@ impl Instance {
             self.ring.read(seq.unwrap_or(nth))
         };
         match stamp {
-            Stamp::Sent(tick) => record_metric(self.latency, now.saturating_sub(tick)),
+            Stamp::Sent(tick) => self.latency(now.saturating_sub(tick)),
             // Overtook its sender's bookkeeping: the sender records the latency.
             Stamp::Missing if self.flavor == Flavor::Fifo => {
                 if let Some(tick) = self.ring.claim(nth, now) {
-                    record_metric(self.latency, now.saturating_sub(tick));
+                    self.latency(now.saturating_sub(tick));
                 }
             }
             Stamp::Missing => {}
@@ -203,6 +204,14 @@ impl Instance {
     #[cfg(any(feature = "tokio", feature = "async-channel"))]
     pub(crate) fn on_discard(&self, count: u64) {
         self.rx.extra_dequeued.fetch_add(count, Relaxed);
+    }
+
+    /// Records one send-to-receive latency, for the sample time sampling keeps.
+    #[inline(always)]
+    fn latency(&self, ticks: u64) {
+        if sampling::timed(Sampled::Channels) {
+            record_metric(self.latency, ticks);
+        }
     }
 
     /// A send that waited `ticks` on a full channel.

@@ -10,6 +10,8 @@ use crate::thread::Totals;
 /// Per-thread record of one site. Written only by its thread; read by the collector.
 pub(crate) struct SiteCell {
     calls: AtomicU64,
+    /// Calls not timed under time sampling: counted, never measured.
+    untimed: AtomicU64,
     /// Sum of per-call inclusive durations (the numerator of Avg).
     sum: AtomicU64,
     /// Inclusive time of outermost calls only (recursion counted once).
@@ -24,6 +26,11 @@ pub(crate) struct SiteCell {
     busy: AtomicU64,
     /// Calls of this site currently on this thread's stack; owner-only.
     depth: AtomicU32,
+    /// Start tick of the outermost of those calls (0 when none): the oldest active call.
+    active_since: AtomicU64,
+    /// Async calls first polled here minus those that ended here (wrapping: a call may
+    /// start on one thread and end on another; the sum over threads is exact).
+    running: AtomicU64,
     histogram: LocalHistogram,
     #[cfg(feature = "alloc")]
     alloc: crate::alloc::AllocCell,
@@ -39,6 +46,7 @@ impl SiteCell {
     pub(crate) const fn new() -> Self {
         Self {
             calls: AtomicU64::new(0),
+            untimed: AtomicU64::new(0),
             sum: AtomicU64::new(0),
             total: AtomicU64::new(0),
             self_time: AtomicU64::new(0),
@@ -48,16 +56,35 @@ impl SiteCell {
             polls: AtomicU64::new(0),
             busy: AtomicU64::new(0),
             depth: AtomicU32::new(0),
+            active_since: AtomicU64::new(0),
+            running: AtomicU64::new(0),
             histogram: LocalHistogram::new(),
             #[cfg(feature = "alloc")]
             alloc: crate::alloc::AllocCell::new(),
         }
     }
 
-    /// Marks a sync call as started; recursion depth decides what counts as outermost.
+    /// Marks a sync call as started at `tick`; recursion depth decides what counts as
+    /// outermost, whose start is the age of the oldest active call.
     #[inline(always)]
-    pub(crate) fn enter(&self) {
-        self.depth.store(self.depth.load(Relaxed) + 1, Relaxed);
+    pub(crate) fn enter(&self, tick: u64) {
+        let depth = self.depth.load(Relaxed);
+        self.depth.store(depth + 1, Relaxed);
+        if depth == 0 {
+            self.active_since.store(tick.max(1), Relaxed);
+        }
+    }
+
+    /// An async call's first poll (on this thread).
+    #[inline(always)]
+    pub(crate) fn start_running(&self) {
+        self.running.store(self.running.load(Relaxed).wrapping_add(1), Relaxed);
+    }
+
+    /// An async call that ended (ready or dropped) on this thread.
+    #[inline(always)]
+    pub(crate) fn stop_running(&self) {
+        self.running.store(self.running.load(Relaxed).wrapping_sub(1), Relaxed);
     }
 
     /// Ends a sync call begun with [`enter`](Self::enter).
@@ -68,6 +95,7 @@ impl SiteCell {
         let outermost = depth == 0;
         if outermost {
             bump(&self.total, inclusive.ticks);
+            self.active_since.store(0, Relaxed);
         }
         bump(&self.self_time, exclusive.ticks);
         self.complete(inclusive.ticks);
@@ -128,12 +156,46 @@ impl SiteCell {
     pub(crate) fn cancel(&self) {
         bump(&self.cancelled, 1);
     }
+
+    /// Zeroes the numbers for a new session; the live call depth stays.
+    pub(crate) fn reset(&self) {
+        for counter in [
+            &self.calls,
+            &self.untimed,
+            &self.sum,
+            &self.total,
+            &self.self_time,
+            &self.cancelled,
+            &self.polls,
+            &self.busy,
+        ] {
+            counter.store(0, Relaxed);
+        }
+        self.min.store(u64::MAX, Relaxed);
+        self.max.store(0, Relaxed);
+        self.histogram.reset();
+        #[cfg(feature = "alloc")]
+        self.alloc.reset();
+    }
+
+    /// A call that time sampling left untimed: counted only.
+    #[inline(always)]
+    pub(crate) fn count_untimed(&self) {
+        bump(&self.untimed, 1);
+    }
 }
 
 /// A site's numbers merged over threads, in ticks.
 #[derive(Clone)]
 pub(crate) struct SiteTotals {
     pub(crate) calls: u64,
+    /// Calls counted but not timed (time sampling); `calls` are the timed ones.
+    pub(crate) untimed: u64,
+    /// Calls running now: sync calls on some thread's stack plus async calls polled and
+    /// not yet ended.
+    pub(crate) active: u64,
+    /// Start tick of the oldest active sync call (`u64::MAX` when none).
+    pub(crate) active_since: u64,
     pub(crate) sum: u64,
     pub(crate) total: u64,
     pub(crate) self_time: u64,
@@ -151,6 +213,9 @@ impl Default for SiteTotals {
     fn default() -> Self {
         Self {
             calls: 0,
+            untimed: 0,
+            active: 0,
+            active_since: u64::MAX,
             sum: 0,
             total: 0,
             self_time: 0,
@@ -170,6 +235,9 @@ impl SiteTotals {
     /// Adds another total.
     pub(crate) fn add(&mut self, other: &SiteTotals) {
         self.calls += other.calls;
+        self.untimed += other.untimed;
+        self.active = self.active.wrapping_add(other.active);
+        self.active_since = self.active_since.min(other.active_since);
         self.sum += other.sum;
         self.total += other.total;
         self.self_time += other.self_time;
@@ -184,10 +252,23 @@ impl SiteTotals {
     }
 }
 
+impl crate::thread::Reset for SiteCell {
+    fn reset(&self) {
+        SiteCell::reset(self);
+    }
+}
+
 impl Totals<SiteCell> for SiteTotals {
     /// Adds one thread's cell.
     fn add_cell(&mut self, cell: &SiteCell) {
         self.calls += cell.calls.load(Relaxed);
+        self.untimed += cell.untimed.load(Relaxed);
+        self.active =
+            self.active.wrapping_add(u64::from(cell.depth.load(Relaxed))).wrapping_add(cell.running.load(Relaxed));
+        match cell.active_since.load(Relaxed) {
+            0 => {}
+            since => self.active_since = self.active_since.min(since),
+        }
         self.sum += cell.sum.load(Relaxed);
         self.total += cell.total.load(Relaxed);
         self.self_time += cell.self_time.load(Relaxed);

@@ -9,6 +9,7 @@ use std::task::{Context, Poll};
 
 use super::recorder::{self, ThreadRecorder};
 use super::{FnSite, SiteCell, Usage};
+use crate::sampling;
 use crate::switch;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -18,6 +19,8 @@ enum State {
     Done,
     /// Profiling was off at the first poll; the future is passed through untouched.
     Untracked,
+    /// Time sampling left this call untimed: polled through, counted when it ends.
+    Untimed,
 }
 
 pin_project_lite::pin_project! {
@@ -39,12 +42,15 @@ pin_project_lite::pin_project! {
     impl<F> PinnedDrop for MeasuredFuture<F> {
         fn drop(this: Pin<&mut Self>) {
             let this = this.project();
-            if *this.state != State::Running {
+            if !matches!(*this.state, State::Running | State::Untimed) {
                 return;
             }
             // SAFETY: a non-null recorder is valid on this thread until its exit hook runs.
             if let Some(cell) = unsafe { recorder::current().as_ref() }.and_then(|r| r.cell(this.site.id())) {
                 cell.cancel();
+                if *this.state == State::Running {
+                    cell.stop_running();
+                }
             }
         }
     }
@@ -78,7 +84,20 @@ impl<F: Future> Future for MeasuredFuture<F> {
                 *this.state = State::Untracked;
                 return inner.poll(cx);
             }
+            State::NotPolled if !sampling::timed(this.site.sampled()) => *this.state = State::Untimed,
             _ => {}
+        }
+        if *this.state == State::Untimed {
+            let result = inner.poll(cx);
+            if result.is_ready() {
+                *this.state = State::Done;
+                // SAFETY: a non-null recorder is valid on this thread until its exit hook runs.
+                match unsafe { recorder::current().as_ref() }.and_then(|r| r.cell(this.site.id())) {
+                    Some(cell) => cell.count_untimed(),
+                    None => switch::count_dropped(),
+                }
+            }
+            return result;
         }
         let recorder = recorder::current();
         // SAFETY: a non-null recorder is valid on this thread for the whole poll.
@@ -89,6 +108,7 @@ impl<F: Future> Future for MeasuredFuture<F> {
         if *this.state == State::NotPolled {
             *this.start = frame.start.ticks;
             *this.state = State::Running;
+            cell.start_running();
         }
         let result = inner.poll(cx);
         let (end, inclusive, exclusive) = frame.end();
@@ -96,6 +116,7 @@ impl<F: Future> Future for MeasuredFuture<F> {
         *this.exclusive = this.exclusive.plus(exclusive);
         if result.is_ready() {
             *this.state = State::Done;
+            cell.stop_running();
             // First poll and last poll may run on CPUs whose counters disagree.
             cell.complete_async(crate::clock::elapsed(*this.start, end), *this.inclusive, *this.exclusive);
         }

@@ -3,6 +3,7 @@
 
 use super::recorder::{self, ThreadRecorder};
 use super::{FnSite, SiteCell, Usage};
+use crate::sampling::{self, Sampled};
 use crate::switch;
 
 /// Times one call of a sync function. Not `Send`: it must end on its own thread.
@@ -17,8 +18,11 @@ impl FnGuard {
     /// Starts timing a call of `site` on this thread.
     #[inline(always)]
     pub fn enter(site: &'static FnSite) -> Self {
-        if !switch::enabled() {
-            return Self::inactive();
+        match switch::state() {
+            switch::OFF => return Self::inactive(),
+            switch::ON => {}
+            _ if !sampling::timed(Sampled::Functions) => return Self::untimed(site),
+            _ => {}
         }
         let recorder = recorder::current();
         let id = site.id();
@@ -28,12 +32,26 @@ impl FnGuard {
             switch::count_dropped();
             return Self::inactive();
         };
-        cell.enter();
         #[cfg(all(feature = "cpu", target_os = "linux"))]
         crate::cpu::stack::push(id);
         // SAFETY: as above.
         let saved = unsafe { &*recorder }.push_frame();
-        Self { recorder, cell, saved, start: Usage::now() }
+        let start = Usage::now();
+        cell.enter(start.ticks);
+        Self { recorder, cell, saved, start }
+    }
+
+    /// A call time sampling leaves untimed: counted in its cell, no clock read.
+    #[cold]
+    #[inline(never)]
+    fn untimed(site: &'static FnSite) -> Self {
+        let recorder = recorder::current();
+        // SAFETY: as in `enter`.
+        match unsafe { recorder.as_ref() }.and_then(|r| r.cell(site.id())) {
+            Some(cell) => cell.count_untimed(),
+            None => switch::count_dropped(),
+        }
+        Self::inactive()
     }
 
     #[inline(always)]

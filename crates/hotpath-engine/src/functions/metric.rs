@@ -107,6 +107,11 @@ pub(crate) fn count_metric(metric: Metric, n: u64) -> u64 {
     })
 }
 
+/// Zeroes every thread's numbers and forgets exited threads' (a new session).
+pub(crate) fn reset() {
+    REGISTRY.reset();
+}
+
 /// Every metric's totals over live and exited threads, indexed by metric id.
 pub(crate) fn collect() -> Vec<SiteTotals> {
     REGISTRY.collect()

@@ -23,8 +23,8 @@ pub(crate) use cell::{SiteCell, SiteTotals};
 pub(crate) use frame::Usage;
 pub use future::MeasuredFuture;
 pub use guard::FnGuard;
-pub(crate) use metric::{collect as collect_metrics, count_metric, record_metric, Metric};
-pub(crate) use recorder::{collect, live_threads};
+pub(crate) use metric::{collect as collect_metrics, count_metric, record_metric, reset as reset_metrics, Metric};
+pub(crate) use recorder::{collect, live_threads, reset};
 pub(crate) use section::{named, section, select, Named};
 #[cfg(any(all(feature = "cpu", target_os = "linux"), feature = "icount"))]
 pub(crate) use site::registered as registered_sites;

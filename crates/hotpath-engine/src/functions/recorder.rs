@@ -115,6 +115,11 @@ pub(crate) fn current() -> *const ThreadRecorder {
     REGISTRY.current(&CURRENT, &EXIT, ThreadRecorder::new)
 }
 
+/// Zeroes every thread's numbers and forgets exited threads' (a new session).
+pub(crate) fn reset() {
+    REGISTRY.reset();
+}
+
 /// Every site's totals over live and exited threads, indexed by site id.
 pub(crate) fn collect() -> Vec<SiteTotals> {
     REGISTRY.collect()

@@ -21,7 +21,7 @@ pub(crate) fn named(totals: &[SiteTotals], keep: impl Fn(&FnSite) -> bool) -> Ve
     let mut merged: Vec<Named> = Vec::new();
     for (id, t) in totals.iter().enumerate().skip(1) {
         let Some(site) = sites.get(id) else { continue };
-        if (t.calls == 0 && t.cancelled == 0) || !keep(site) {
+        if (t.calls == 0 && t.untimed == 0 && t.cancelled == 0 && t.active == 0) || !keep(site) {
             continue;
         }
         let name = site.name();
@@ -69,12 +69,24 @@ fn row(named: &Named, ratio: f64, config: &Options) -> FunctionTiming {
     row.file = site.file().to_string();
     row.line = site.line();
     row.is_async = site.is_async();
-    row.calls = t.calls;
+    row.calls = t.calls + t.untimed;
     row.cancelled = t.cancelled;
     row.polls = t.polls;
     row.busy_ns = ns(t.busy);
-    row.total_ns = ns(t.total);
-    row.self_ns = ns(t.self_time);
+    // Under time sampling the totals are estimates: the timed calls' sums scaled up
+    // to every call.
+    let scale = |ticks: u64| match t.untimed {
+        0 => ticks,
+        _ if t.calls == 0 => 0,
+        _ => (u128::from(ticks) * u128::from(t.calls + t.untimed) / u128::from(t.calls)) as u64,
+    };
+    row.timed_calls = (t.untimed > 0).then_some(t.calls);
+    row.active = t.active;
+    if t.active_since != u64::MAX {
+        row.oldest_active_ns = Some(ns(crate::clock::now().saturating_sub(t.active_since)));
+    }
+    row.total_ns = ns(scale(t.total));
+    row.self_ns = ns(scale(t.self_time));
     row.avg_ns = t.sum.checked_div(t.calls).map_or(0, ns);
     row.min_ns = ns(min);
     row.max_ns = ns(max);

@@ -110,6 +110,14 @@ impl FnSite {
         self.is_async
     }
 
+    /// Which time-sampling rate applies to its calls.
+    pub(crate) fn sampled(&self) -> crate::sampling::Sampled {
+        match self.kind {
+            SiteKind::Function => crate::sampling::Sampled::Functions,
+            SiteKind::Future => crate::sampling::Sampled::Futures,
+        }
+    }
+
     pub(crate) fn kind(&self) -> SiteKind {
         self.kind
     }

@@ -29,7 +29,8 @@ fn row(named: &Named, ratio: f64, config: &Options) -> FutureRow {
     row.file = site.file().to_string();
     row.line = site.line();
     row.kind = if site.kind() == SiteKind::Future { "future" } else { "async_fn" }.into();
-    row.calls = t.calls;
+    row.calls = t.calls + t.untimed;
+    row.timed_calls = (t.untimed > 0).then_some(t.calls);
     row.cancelled = t.cancelled;
     row.polls = t.polls;
     row.busy_ns = to_ns(t.busy, ratio);

@@ -15,8 +15,9 @@
 //! - `marked`: async bodies polled through their marker.
 //! - `merge`: `HOTPATH_MERGE_REPORT`.
 //!
-//! Under Callgrind the clock is frozen (durations are 0, so `functions-timing` is left
-//! out) and nothing depends on time, which keeps the counts the same from run to run.
+//! Under Callgrind time sampling is off (sections count, durations are not measured)
+//! and the clock is frozen, so nothing depends on time and the counts are the same
+//! from run to run.
 
 mod dump;
 mod graph;
@@ -29,7 +30,7 @@ mod valgrind;
 use std::ffi::CString;
 use std::io::BufReader;
 use std::path::PathBuf;
-use std::sync::OnceLock;
+use std::sync::Mutex;
 
 use hotpath_model::{FunctionsIcount, Report};
 
@@ -47,20 +48,24 @@ struct State {
     base: PathBuf,
     /// The dump's trigger: `hotpath-<pid>-<start time>`, unique to this session.
     reason: CString,
+    /// The dump is asked for and read once, at the session's final report.
+    counts: Option<Result<Counts, String>>,
 }
 
-static STATE: OnceLock<State> = OnceLock::new();
-/// The dump is asked for and read once, at the final report.
-static COUNTS: OnceLock<Result<Counts, String>> = OnceLock::new();
+/// The current session's; replaced when a later session starts (its counters are
+/// zeroed again). Locked only at a session's start and at its reports.
+static STATE: Mutex<Option<State>> = Mutex::new(None);
 
 /// Finds out whether Callgrind runs the program; if so zeroes its counters, freezes
-/// the clock and turns I/O timing off, and returns true: then the periodic samplers
+/// the clock and turns time sampling off (counts only), and returns true: then the periodic samplers
 /// (threads, CPU) must not start, as their work would be counted too.
 pub(crate) fn start(options: &Options) -> bool {
     let host = valgrind::detect_and_zero();
     if host == Host::Callgrind {
         crate::clock::freeze();
-        crate::io::set_rate(0.0);
+        for kind in crate::sampling::Sampled::ALL {
+            crate::sampling::set_rate(kind, 0.0);
+        }
     }
     let pid = std::process::id();
     let template = options.callgrind_out_file.as_deref().unwrap_or(dump::DEFAULT_TEMPLATE);
@@ -69,13 +74,17 @@ pub(crate) fn start(options: &Options) -> bool {
     let base = std::env::current_dir().map_or(base.clone(), |cwd| cwd.join(base));
     let started = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
     let reason = CString::new(format!("hotpath-{pid}-{started}")).unwrap_or_default();
-    let _ = STATE.set(State { host, base, reason });
+    *crate::sync::lock(&STATE) = Some(State { host, base, reason, counts: None });
     host == Host::Callgrind
 }
 
 /// True when Valgrind (any tool) runs the program: the live server then stays off.
 pub(crate) fn under_valgrind() -> bool {
-    STATE.get().is_some_and(|s| matches!(s.host, Host::Callgrind | Host::OtherTool))
+    host().is_some_and(|h| matches!(h, Host::Callgrind | Host::OtherTool))
+}
+
+fn host() -> Option<Host> {
+    crate::sync::lock(&STATE).as_ref().map(|s| s.host)
 }
 
 fn note(text: &str) -> Option<FunctionsIcount> {
@@ -86,16 +95,22 @@ fn note(text: &str) -> Option<FunctionsIcount> {
 
 /// The section; under Callgrind and at the final report, from a dump taken now.
 pub(crate) fn section(totals: &[SiteTotals], options: &Options, final_report: bool) -> Option<FunctionsIcount> {
-    let Some(state) = STATE.get() else { return note("profiling has not started") };
+    let mut guard = crate::sync::lock(&STATE);
+    let Some(state) = guard.as_mut() else { return note("profiling has not started") };
     match state.host {
         Host::Native => note("not running under valgrind --tool=callgrind"),
         Host::OtherTool => note("running under Valgrind, but not its Callgrind tool (valgrind --tool=callgrind)"),
         Host::Unsupported => note("instruction counts need Valgrind's Callgrind on x86_64 Linux"),
         Host::Callgrind if !final_report => note("counted by Callgrind, read at the end of the run"),
-        Host::Callgrind => match COUNTS.get_or_init(|| read(state)) {
-            Ok(counts) => Some(section::section(counts, totals, options)),
-            Err(e) => note(e),
-        },
+        Host::Callgrind => {
+            if state.counts.is_none() {
+                state.counts = Some(read(state));
+            }
+            match state.counts.as_ref()? {
+                Ok(counts) => Some(section::section(counts, totals, options)),
+                Err(e) => note(e),
+            }
+        }
     }
 }
 
@@ -121,12 +136,9 @@ fn read(state: &State) -> Result<Counts, String> {
     Ok(Counts { tags, program_ir: graph.program_ir, tool: graph.tool, dump_file })
 }
 
-/// After every section is collected: under Callgrind drops the timing section (its
-/// durations are frozen at 0); at the final report merges into `HOTPATH_MERGE_REPORT`.
+/// After every section is collected, at the final report: merges into
+/// `HOTPATH_MERGE_REPORT`.
 pub(crate) fn finish(report: &mut Report, options: &Options, final_report: bool) {
-    if STATE.get().is_some_and(|s| s.host == Host::Callgrind) {
-        report.functions_timing = None;
-    }
     let Some(path) = options.merge_report.as_deref().filter(|_| final_report) else { return };
     if let Err(e) = merge::merge(report, path) {
         crate::diag::warn(&format!("HOTPATH_MERGE_REPORT: {e}; the report is written without merging"));

@@ -26,7 +26,8 @@ pub(crate) fn section(counts: &Counts, totals: &[SiteTotals], options: &Options)
             continue;
         }
         let native = totals.get(id);
-        let ran = native.is_some_and(|t| t.calls + t.cancelled + t.polls > 0);
+        // Under Callgrind time sampling is off: every call is an untimed one.
+        let ran = native.is_some_and(|t| t.calls + t.untimed + t.cancelled + t.polls + t.active > 0);
         let name = site.name();
         let tagged = site.icount_tag().and_then(|tag| counts.tags.get(tag).map(|c| (tag, c)));
         let Some((_, c)) = tagged.filter(|(_, c)| c.calls > 0) else {
@@ -45,7 +46,7 @@ pub(crate) fn section(counts: &Counts, totals: &[SiteTotals], options: &Options)
         };
         let is_async = site.is_async();
         // Async markers run once per poll: the calls are the completed calls counted natively.
-        let (calls, polls) = if is_async { (native.map_or(0, |t| t.calls), c.calls) } else { (c.calls, 0) };
+        let (calls, polls) = if is_async { (native.map_or(0, |t| t.calls + t.untimed), c.calls) } else { (c.calls, 0) };
         match rows.iter_mut().find(|r| r.name == name) {
             Some(row) => {
                 row.calls += calls;

@@ -89,7 +89,25 @@ impl TransferCell {
     }
 }
 
+impl TransferCell {
+    fn reset(&self) {
+        for c in
+            [&self.ops, &self.bytes, &self.errors, &self.timed_ops, &self.timed_bytes, &self.timed_ticks, &self.max]
+        {
+            c.store(0, Relaxed);
+        }
+        self.min.store(u64::MAX, Relaxed);
+        self.histogram.reset();
+    }
+}
+
 impl ControlCell {
+    fn reset(&self) {
+        for c in [&self.ops, &self.errors, &self.timed_ops, &self.timed_ticks] {
+            c.store(0, Relaxed);
+        }
+    }
+
     const fn new() -> Self {
         Self {
             ops: AtomicU64::new(0),
@@ -262,5 +280,16 @@ impl Totals<IoCell> for IoTotals {
     /// Bytes held by the histograms, for memory accounting of retired totals.
     fn heap_bytes(&self) -> usize {
         self.read.histogram.heap_bytes() + self.write.histogram.heap_bytes()
+    }
+}
+
+impl crate::thread::Reset for IoCell {
+    /// Zeroes the numbers for a new session.
+    fn reset(&self) {
+        self.instances.store(0, Relaxed);
+        self.read.reset();
+        self.write.reset();
+        self.flush.reset();
+        self.shutdown.reset();
     }
 }

@@ -22,8 +22,7 @@ mod tokio;
 mod wrapper;
 
 pub(crate) use cell::IoTotals;
-pub(crate) use recorder::collect;
-pub(crate) use sampling::set_rate;
+pub(crate) use recorder::{collect, reset};
 pub(crate) use section::{section, timed};
 pub use site::{IoEntry, IoSite};
 pub use wrapper::{io_unwrap, Io};

@@ -54,6 +54,11 @@ pub(crate) fn with_cell<O>(id: u32, f: impl FnOnce(&IoCell) -> O) -> Option<O> {
     thread::with_recorder(&REGISTRY, &CURRENT, &EXIT, IoRecorder::new, |r| r.cells.get(id).map(f)).flatten()
 }
 
+/// Zeroes every thread's numbers and forgets exited threads' (a new session).
+pub(crate) fn reset() {
+    REGISTRY.reset();
+}
+
 /// Every entry's totals over live and exited threads, indexed by entry id.
 pub(crate) fn collect() -> Vec<IoTotals> {
     REGISTRY.collect()

@@ -17,6 +17,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use crate::clock;
 use crate::entries::{Entry, Instrument, Registry, Site};
 use crate::functions::{count_metric, record_metric, Metric};
+use crate::sampling::{self, Sampled};
 
 /// One in this many uncontended acquisitions per thread and lock mode has its hold timed.
 pub(crate) const HOLD_SAMPLE: u64 = 16;
@@ -32,22 +33,29 @@ static RW_LOCKS: Registry<Entry<RwLockEntry>> = Registry::new();
 
 /// The metrics of one lock mode (a mutex, or one side of an RwLock).
 pub(crate) struct Mode {
+    /// Contended acquisitions: every one counted (events), the timed ones' waits recorded.
     pub(crate) contended: Metric,
     pub(crate) hold: Metric,
+    /// The time-sampling rate that applies (mutexes or RwLocks).
+    sampled: Sampled,
 }
 
 impl Mode {
-    fn new() -> Self {
-        Self { contended: Metric::new(), hold: Metric::new() }
+    fn new(sampled: Sampled) -> Self {
+        Self { contended: Metric::new(), hold: Metric::new(), sampled }
     }
 
     /// Ends a contended acquisition that started waiting at `start`; returns the
-    /// acquisition tick.
+    /// acquisition tick, or 0 when time sampling leaves this acquisition untimed.
     #[inline]
     pub(crate) fn contended(&'static self, start: u64) -> u64 {
         let now = clock::now();
-        record_metric(self.contended, now.saturating_sub(start));
+        count_metric(self.contended, 1);
         count_metric(self.hold, 1);
+        if !sampling::timed(self.sampled) {
+            return 0;
+        }
+        record_metric(self.contended, now.saturating_sub(start));
         now
     }
 }
@@ -93,14 +101,18 @@ impl Instrument for RwLockEntry {
 
 /// The entry of a mutex of `T` wrapped at `site`, counting one more instance.
 pub(crate) fn mutex_entry<T: ?Sized>(site: &'static MutexSite, kind: &'static str) -> &'static MutexEntry {
-    let e = site.entry_of::<T>(|| MutexEntry { core: LockCore::new(kind), mode: Mode::new() });
+    let e = site.entry_of::<T>(|| MutexEntry { core: LockCore::new(kind), mode: Mode::new(Sampled::Mutexes) });
     e.core.instances.fetch_add(1, Relaxed);
     e
 }
 
 /// The entry of an RwLock of `T` wrapped at `site`, counting one more instance.
 pub(crate) fn rw_lock_entry<T: ?Sized>(site: &'static RwLockSite, kind: &'static str) -> &'static RwLockEntry {
-    let e = site.entry_of::<T>(|| RwLockEntry { core: LockCore::new(kind), read: Mode::new(), write: Mode::new() });
+    let e = site.entry_of::<T>(|| RwLockEntry {
+        core: LockCore::new(kind),
+        read: Mode::new(Sampled::RwLocks),
+        write: Mode::new(Sampled::RwLocks),
+    });
     e.core.instances.fetch_add(1, Relaxed);
     e
 }
@@ -123,7 +135,8 @@ impl Held {
     #[inline(always)]
     pub(crate) fn now(mode: &'static Mode) -> Self {
         let count = count_metric(mode.hold, 1);
-        let acquired = if count % HOLD_SAMPLE == 1 { clock::now() } else { 0 };
+        let timed = count % HOLD_SAMPLE == 1 && sampling::timed(mode.sampled);
+        let acquired = if timed { clock::now() } else { 0 };
         Self { mode, acquired }
     }
 }

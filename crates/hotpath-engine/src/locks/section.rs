@@ -14,8 +14,10 @@ fn timing(mode: &Mode, totals: &[SiteTotals], ratio: f64, config: &Options) -> L
     let hold = mode.hold.totals(totals).unwrap_or(&empty);
     let mut t = LockTiming::default();
     t.acquisitions = hold.polls;
-    t.contended = contended.calls;
-    t.wait = durations::stats(contended, t.acquisitions.saturating_sub(contended.calls), ratio, config);
+    // Every contended acquisition is counted; only the timed ones have a wait recorded
+    // (all of them unless time sampling is on). Uncontended ones wait exactly 0.
+    t.contended = contended.polls;
+    t.wait = durations::stats(contended, t.acquisitions.saturating_sub(contended.polls), ratio, config);
     t.hold = durations::stats(hold, 0, ratio, config);
     t
 }

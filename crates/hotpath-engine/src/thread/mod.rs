@@ -13,7 +13,7 @@ mod registry;
 use std::thread::LocalKey;
 
 pub(crate) use cells::Cells;
-pub(crate) use registry::{Current, ExitHook, Recorder, Registry, Totals};
+pub(crate) use registry::{Current, ExitHook, Recorder, Registry, Reset, Totals};
 
 /// Lends this thread's recorder of `registry` (attached on first use) to `f`; `None`
 /// while the thread is exiting.

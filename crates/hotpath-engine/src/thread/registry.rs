@@ -25,6 +25,11 @@ pub(crate) trait Recorder: Send + Sync + 'static {
     fn for_each_cell(&self, f: impl FnMut(usize, &Self::Cell));
 }
 
+/// A cell that can be zeroed from the collector for a new session.
+pub(crate) trait Reset {
+    fn reset(&self);
+}
+
 /// The numbers of one id merged over threads.
 pub(crate) trait Totals<C>: Default + Clone + 'static {
     fn add_cell(&mut self, cell: &C);
@@ -142,6 +147,21 @@ impl<R: Recorder, T: Totals<R::Cell>> Registry<R, T> {
             });
         }
         out
+    }
+
+    /// Forgets every number for a new session: the exited threads' totals are
+    /// dropped and the live threads' cells zeroed (cells stay where they are).
+    pub(crate) fn reset(&self)
+    where
+        R::Cell: Reset,
+    {
+        let mut lists = lock(&self.lists);
+        let held: usize = lists.retired.iter().map(|t| t.heap_bytes() + std::mem::size_of::<T>()).sum();
+        memory::freed(held);
+        lists.retired = Vec::new();
+        for recorder in &lists.live {
+            recorder.for_each_cell(|_, cell| cell.reset());
+        }
     }
 
     /// Threads with a live recorder.

@@ -6,8 +6,8 @@ use super::sampler::{sample_now, with_history};
 
 /// The view at this instant (one fresh sample): live threads and the ended threads it
 /// kept (status `Exited`, final numbers), busiest first, at most `limit` rows.
-/// Profiler threads (`hp-*`) are left out. `None` if sampling never started.
-pub(crate) fn section(limit: usize) -> Option<Threads> {
+/// Profiler threads (`hp-*`) are left out unless `show_internal`. `None` if sampling never started.
+pub(crate) fn section(limit: usize, show_internal: bool) -> Option<Threads> {
     sample_now();
     #[cfg(feature = "alloc")]
     let allocs: std::collections::HashMap<u64, crate::alloc::counters::ThreadAllocs> =
@@ -16,14 +16,14 @@ pub(crate) fn section(limit: usize) -> Option<Threads> {
         let mut rows: Vec<ThreadRow> = history
             .threads
             .iter()
-            .filter(|(_, t)| !t.name.starts_with("hp-"))
+            .filter(|(&tid, t)| show_internal || !super::is_profiler_thread(tid, &t.name))
             .map(|(&tid, t)| {
                 let mut row = ThreadRow::default();
                 row.name = t.name.clone();
                 row.tid = tid;
                 row.status = t.state.as_str().to_string();
-                row.cpu_percent = t.cpu_percent;
-                row.max_cpu_percent = t.max_cpu_percent;
+                row.cpu_percent = t.cpu_percent.map(round2);
+                row.max_cpu_percent = t.max_cpu_percent.map(round2);
                 row.cpu_user_ns = t.user_ns;
                 row.cpu_sys_ns = t.sys_ns;
                 #[cfg(feature = "alloc")]
@@ -35,22 +35,26 @@ pub(crate) fn section(limit: usize) -> Option<Threads> {
                 row
             })
             .collect();
-        rows.extend(history.exited.kept.iter().filter(|e| !e.name.starts_with("hp-")).map(|e| {
-            let mut row = ThreadRow::default();
-            row.name = e.name.clone();
-            row.tid = e.tid;
-            row.status = "Exited".to_string();
-            row.max_cpu_percent = e.max_cpu_percent;
-            row.cpu_user_ns = e.user_ns;
-            row.cpu_sys_ns = e.sys_ns;
-            #[cfg(feature = "alloc")]
-            {
-                let (alloc, free) = e.allocs.unwrap_or_default();
-                row.alloc_bytes = Some(alloc);
-                row.dealloc_bytes = Some(free);
-            }
-            row
-        }));
+        rows.extend(
+            history.exited.kept.iter().filter(|e| show_internal || !super::is_profiler_thread(e.tid, &e.name)).map(
+                |e| {
+                    let mut row = ThreadRow::default();
+                    row.name = e.name.clone();
+                    row.tid = e.tid;
+                    row.status = "Exited".to_string();
+                    row.max_cpu_percent = e.max_cpu_percent.map(round2);
+                    row.cpu_user_ns = e.user_ns;
+                    row.cpu_sys_ns = e.sys_ns;
+                    #[cfg(feature = "alloc")]
+                    {
+                        let (alloc, free) = e.allocs.unwrap_or_default();
+                        row.alloc_bytes = Some(alloc);
+                        row.dealloc_bytes = Some(free);
+                    }
+                    row
+                },
+            ),
+        );
         rows.sort_by(|a, b| {
             (b.cpu_user_ns + b.cpu_sys_ns).cmp(&(a.cpu_user_ns + a.cpu_sys_ns)).then(a.tid.cmp(&b.tid))
         });
@@ -74,4 +78,9 @@ pub(crate) fn section(limit: usize) -> Option<Threads> {
         }
         section
     })
+}
+
+/// Percentages to two decimals: a sampled CPU share has no more precision than that.
+fn round2(percent: f64) -> f64 {
+    (percent * 100.0).round() / 100.0
 }

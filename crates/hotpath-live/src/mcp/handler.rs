@@ -15,6 +15,7 @@ use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde::de::DeserializeOwned;
 use serde_json::{json, Map, Value};
 
+use super::debug::{self, DebugLogsArgs};
 use super::tools::{self, ChangesArgs, FunctionArgs, HotspotsArgs, MarkArgs, NoArgs, SectionArgs};
 use super::{hotspots, marks};
 use crate::server::{live_snapshot, status, Snapshot};
@@ -33,12 +34,13 @@ impl Hotpath {
 }
 
 /// The other tools: (name, description).
-const OTHER_TOOLS: [(&str, &str); 5] = [
+const OTHER_TOOLS: [(&str, &str); 6] = [
     ("function_detail", "Everything measured about one function: timing, allocations, CPU samples, async polls."),
     ("hotspots", "A short ranked list of what costs most across all sections (time, allocations, CPU, waits, slow consumers, runtime flags)."),
     ("mark", "Remember the current numbers under a name, to ask changes_since_mark later (after a code or load change)."),
     ("changes_since_mark", "What changed since a mark: per section, rows whose numbers moved (deltas), new rows, and the average duration of calls made since."),
     ("profiler_status", "Process id, uptime, hotpath version, which sections have data and why the others do not."),
+    debug::TOOL,
 ];
 
 fn schema_of<T: JsonSchema>() -> Arc<Map<String, Value>> {
@@ -63,6 +65,7 @@ fn all_tools() -> Vec<Tool> {
             "hotspots" => schema_of::<HotspotsArgs>(),
             "mark" => schema_of::<MarkArgs>(),
             "changes_since_mark" => schema_of::<ChangesArgs>(),
+            "debug_logs" => schema_of::<DebugLogsArgs>(),
             _ => schema_of::<NoArgs>(),
         };
         tools.push(tool(name, description, schema));
@@ -143,6 +146,12 @@ impl Hotpath {
                 };
                 let data = marks::changes(&before, &snapshot()?.report, limit);
                 Ok(answer(changes_summary(&mark, &data), data))
+            }
+            "debug_logs" => {
+                let params: DebugLogsArgs = args(name, arguments)?;
+                let (text, data) = debug::call(&snapshot()?.report, params)
+                    .map_err(|e| McpError::invalid_params(format!("debug_logs: {e}"), None))?;
+                Ok(answer(text, data))
             }
             "profiler_status" => {
                 let _: NoArgs = args(name, arguments)?;

@@ -13,8 +13,10 @@
 //! - `tools`: tool names, typed parameters (JSON Schema from `schemars`), section queries.
 //! - `hotspots`: the ranked summary across sections.
 //! - `marks`: `mark` and `changes_since_mark`.
+//! - `debug`: `debug_logs`, the trackers and their log records.
 
 mod bridge;
+mod debug;
 mod envelope;
 mod handler;
 mod hotspots;

@@ -10,6 +10,7 @@
 //! collector, never on the program's threads.
 //!
 //! - `routes`: path → handler; section endpoints come from the model's section table.
+//! - `debug_logs`: `/debug/{kind}/{id}/logs`, the log records of one debug tracker.
 //! - `query`: `?limit=` and `?focus=` for any section.
 //! - `prometheus`: the text exposition of the sections' typed metric families.
 //! - `auth`: the constant-time bearer-token check.
@@ -18,6 +19,7 @@
 
 mod auth;
 mod conn;
+mod debug_logs;
 mod http;
 mod mount;
 mod poll;
@@ -37,6 +39,8 @@ use std::sync::Arc;
 pub use http::HttpRequest;
 pub use mount::{mount, ChunkedBody, Mount, MountConnection};
 // What the MCP tools read: the same snapshot and status as the endpoints.
+#[cfg(feature = "mcp")]
+pub(crate) use debug_logs::keep as keep_debug_logs;
 #[cfg(feature = "mcp")]
 pub(crate) use routes::status;
 #[cfg(feature = "mcp")]

@@ -10,7 +10,7 @@ use super::http::{HttpRequest, Response};
 use super::mount::{self, Mount};
 use super::snapshot::Snapshot;
 use super::state::State;
-use super::{auth, prometheus, query::Query};
+use super::{auth, debug_logs, prometheus, query::Query};
 
 /// Fixed endpoints besides the sections.
 const ENDPOINTS: [&str; 4] = ["/", "/profiler_status", "/metrics", "/report"];
@@ -40,6 +40,9 @@ fn builtin(request: &HttpRequest, state: &State) -> Response {
     let path = request.path.as_str();
     if path == "/" {
         return index();
+    }
+    if let Some(response) = debug_logs::serve(path, &request.query) {
+        return response;
     }
     let known = ENDPOINTS.contains(&path) || section(path).is_some();
     if !known {
@@ -92,7 +95,8 @@ fn serve_section(snapshot: &Snapshot, query: &Query, path: &str) -> Response {
 
 fn index() -> Response {
     let sections = SECTIONS.iter().map(|d| format!("/{}", d.key));
-    let endpoints: Vec<String> = ENDPOINTS.iter().map(|e| e.to_string()).chain(sections).collect();
+    let endpoints: Vec<String> =
+        ENDPOINTS.iter().map(|e| e.to_string()).chain(sections).chain([debug_logs::PATTERN.to_string()]).collect();
     Response::json(
         200,
         json!({ "endpoints": endpoints, "query": ["limit=N (0 = all)", "focus=text or /regex/"] }).to_string(),

@@ -2,6 +2,7 @@
 //! families and row access (`metrics.rs`).
 
 pub(crate) mod channels;
+pub(crate) mod debug;
 pub(crate) mod functions_alloc;
 pub(crate) mod functions_cpu;
 pub(crate) mod functions_icount;

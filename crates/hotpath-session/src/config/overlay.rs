@@ -3,42 +3,22 @@
 //! raw (`var_os`), so one that is not UTF-8 is a warning like any bad value, never a
 //! variable silently treated as unset.
 
-use std::ffi::{OsStr, OsString};
+use std::ffi::OsString;
 use std::net::{IpAddr, Ipv4Addr};
-use std::ops::RangeInclusive;
-use std::path::PathBuf;
-use std::str::FromStr;
 
-use super::Config;
+use hotpath_engine::sampling::Sampled;
+use hotpath_model::Section;
 
-/// A variable's value as the environment holds it.
-#[derive(Clone, Copy)]
-enum Value<'a> {
-    Text(&'a str),
-    /// Not UTF-8: paths take it as it is; other variables reject it.
-    Raw(&'a OsStr),
-}
-
-/// One `HOTPATH_*` variable.
-struct Variable {
-    name: &'static str,
-    /// Applies the value, or says what is wrong with it ("is not ...") and leaves
-    /// the configuration as it was (except where a rejection must fail closed).
-    apply: fn(&mut Config, Value<'_>) -> Result<(), String>,
-    /// What is in use after a rejection, for the warning's "using ...".
-    kept: fn(&Config) -> String,
-    /// The value is a secret and never appears in a warning.
-    secret: bool,
-}
-
-const NOT_UTF8: &str = "is not valid UTF-8";
+use super::report_vars::REPORT_VARIABLES;
+use super::vars::{number, parse_percentiles, path, text, Value, Variable, NOT_UTF8};
+use super::{limit_group, limit_groups, Config};
 
 /// Every variable, in the order their warnings are printed.
 const VARIABLES: &[Variable] = &[
     Variable {
         name: "HOTPATH_OUTPUT_FORMAT",
         apply: |c, v| {
-            c.format = text(v)?.parse().map_err(|()| "is not one of table, json, json-pretty, none".to_string())?;
+            c.format = text(v)?.parse().map_err(|_| "is not one of table, json, json-pretty, none".to_string())?;
             Ok(())
         },
         kept: |c| c.format.name().into(),
@@ -56,10 +36,10 @@ const VARIABLES: &[Variable] = &[
     Variable {
         name: "HOTPATH_LIMIT",
         apply: |c, v| {
-            c.options.limit = number(v, 0..=usize::MAX, "is not a row count (0 shows all)")?;
+            c.limits.set_all(number(v, 0..=usize::MAX, "is not a row count (0 shows all)")?);
             Ok(())
         },
-        kept: |c| c.options.limit.to_string(),
+        kept: |c| c.limits.of(Section::FunctionsTiming).to_string(),
         secret: false,
     },
     Variable {
@@ -117,15 +97,6 @@ const VARIABLES: &[Variable] = &[
         secret: false,
     },
     Variable {
-        name: "HOTPATH_THREADS_LIMIT",
-        apply: |c, v| {
-            c.options.threads_limit = number(v, 1..=10_000, "is not a row count in 1..=10000")?;
-            Ok(())
-        },
-        kept: |c| c.options.threads_limit.to_string(),
-        secret: false,
-    },
-    Variable {
         name: "HOTPATH_CPU_HZ",
         apply: |c, v| {
             c.options.cpu_hz = number(v, 1..=10_000, "is not a rate in 1..=10000")?;
@@ -177,11 +148,10 @@ const VARIABLES: &[Variable] = &[
     Variable {
         name: "HOTPATH_TIME_SAMPLING_RATE",
         apply: |c, v| {
-            let problem = "is not a number in 0..=1 (0 counts without timing)";
-            c.options.time_sampling_rate = number(v, 0.0..=1.0, problem)?;
+            c.env_sampling.0 = Some(number(v, 0.0..=1.0, RATE_PROBLEM)?);
             Ok(())
         },
-        kept: |c| c.options.time_sampling_rate.to_string(),
+        kept: |c| c.env_sampling.0.map_or("1".into(), |r| r.to_string()),
         secret: false,
     },
     Variable {
@@ -263,49 +233,47 @@ const VARIABLES: &[Variable] = &[
     },
 ];
 
+const RATE_PROBLEM: &str = "is not a number in 0..=1 (0 counts without timing)";
+
 /// Applies every variable `env` holds; returns one warning line per rejected value.
 pub(super) fn apply(config: &mut Config, env: impl Fn(&str) -> Option<OsString>) -> Vec<String> {
     let mut warnings = Vec::new();
-    for variable in VARIABLES {
-        let Some(raw) = env(variable.name) else { continue };
+    let mut one = |name: &str,
+                   secret: bool,
+                   apply: &dyn Fn(&mut Config, Value<'_>) -> Result<(), String>,
+                   kept: &dyn Fn(&Config) -> String| {
+        let Some(raw) = env(name) else { return };
         let value = raw.to_str().map_or(Value::Raw(&raw), Value::Text);
-        if let Err(problem) = (variable.apply)(config, value) {
-            let shown =
-                if variable.secret { " (value hidden)".to_string() } else { format!("={:?}", raw.to_string_lossy()) };
-            warnings.push(format!("{}{shown} {problem}; using {}", variable.name, (variable.kept)(config)));
+        if let Err(problem) = apply(config, value) {
+            let shown = if secret { " (value hidden)".to_string() } else { format!("={:?}", raw.to_string_lossy()) };
+            warnings.push(format!("{name}{shown} {problem}; using {}", kept(config)));
         }
+    };
+    for v in VARIABLES.iter().chain(REPORT_VARIABLES) {
+        one(v.name, v.secret, &v.apply, &v.kept);
+    }
+    // One `HOTPATH_<GROUP>_LIMIT` per limit group of the section table, beating `HOTPATH_LIMIT`.
+    for group in limit_groups() {
+        let name = format!("HOTPATH_{}_LIMIT", group.to_ascii_uppercase());
+        let apply = |c: &mut Config, v: Value<'_>| {
+            c.limits.set(group, number(v, 0..=usize::MAX, "is not a row count (0 shows all)")?);
+            Ok(())
+        };
+        let kept = |c: &Config| {
+            let section =
+                Section::all().into_iter().find(|s| limit_group(*s) == group).unwrap_or(Section::FunctionsTiming);
+            c.limits.of(section).to_string()
+        };
+        one(&name, false, &apply, &kept);
+    }
+    // One `HOTPATH_<INSTRUMENT>_TIME_SAMPLING_RATE` per instrument with a rate.
+    for kind in Sampled::ALL {
+        let name = format!("HOTPATH_{}_TIME_SAMPLING_RATE", kind.name().to_ascii_uppercase());
+        let apply = |c: &mut Config, v: Value<'_>| {
+            c.env_sampling.1[kind as usize] = Some(number(v, 0.0..=1.0, RATE_PROBLEM)?);
+            Ok(())
+        };
+        one(&name, false, &apply, &|_| "the configured rate".into());
     }
     warnings
-}
-
-fn text(value: Value<'_>) -> Result<&str, String> {
-    match value {
-        Value::Text(t) => Ok(t),
-        Value::Raw(_) => Err(NOT_UTF8.into()),
-    }
-}
-
-/// A path: any bytes the system accepts, but not empty.
-fn path(value: Value<'_>) -> Result<PathBuf, String> {
-    match value {
-        Value::Text(t) if t.trim().is_empty() => Err("is empty".into()),
-        Value::Text(t) => Ok(PathBuf::from(t)),
-        Value::Raw(raw) => Ok(PathBuf::from(raw)),
-    }
-}
-
-/// A number in `range` (surrounding spaces allowed); `problem` otherwise.
-fn number<T: FromStr + PartialOrd>(value: Value<'_>, range: RangeInclusive<T>, problem: &str) -> Result<T, String> {
-    let n = text(value)?.trim().parse::<T>().map_err(|_| problem.to_string())?;
-    if range.contains(&n) {
-        Ok(n)
-    } else {
-        Err(problem.into())
-    }
-}
-
-fn parse_percentiles(text: &str) -> Option<Vec<f64>> {
-    let list: Vec<f64> = text.split(',').map(|p| p.trim().parse().ok()).collect::<Option<_>>()?;
-    let valid = !list.is_empty() && list.iter().all(|p| (0.0..=100.0).contains(p));
-    valid.then_some(list)
 }

@@ -3,6 +3,8 @@
 
 use super::*;
 use hotpath_engine::options::{DEFAULT_LIMIT, DEFAULT_PERCENTILES};
+use hotpath_engine::sampling::Sampled;
+use hotpath_model::Section;
 
 fn resolve(main: MainConfig, vars: &[(&str, &str)]) -> (Config, Vec<String>) {
     Config::resolve(&main, |k| vars.iter().find(|(n, _)| *n == k).map(|(_, v)| OsString::from(v)))
@@ -12,10 +14,13 @@ fn resolve(main: MainConfig, vars: &[(&str, &str)]) -> (Config, Vec<String>) {
 fn parameters_then_environment() {
     let main = MainConfig::new("app::main").format("json").limit(3).percentiles(&[50.0]);
     let (c, w) = resolve(main.clone(), &[]);
-    assert_eq!((c.format, c.options.limit, c.options.percentiles.clone()), (Format::Json, 3, vec![50.0]));
+    assert_eq!(
+        (c.format, c.limits.of(Section::FunctionsTiming), c.options.percentiles.clone()),
+        (Format::Json, 3, vec![50.0])
+    );
     assert!(w.is_empty());
     let (c, w) = resolve(main, &[("HOTPATH_OUTPUT_FORMAT", "table"), ("HOTPATH_LIMIT", "0")]);
-    assert_eq!((c.format, c.options.limit), (Format::Table, 0));
+    assert_eq!((c.format, c.limits.of(Section::FunctionsTiming)), (Format::Table, 0));
     assert!(w.is_empty());
 }
 
@@ -32,11 +37,11 @@ fn bad_values_warn_and_keep_the_default() {
             ("HOTPATH_TIME_SAMPLING_RATE", "1.5"),
         ],
     );
-    assert_eq!(c.options.limit, DEFAULT_LIMIT);
+    assert_eq!(c.limits.of(Section::FunctionsTiming), DEFAULT_LIMIT);
     assert_eq!(c.format, Format::Table);
     assert!(c.options.focus.is_none());
     assert_eq!(c.options.percentiles, DEFAULT_PERCENTILES);
-    assert_eq!(c.options.time_sampling_rate, 1.0);
+    assert_eq!(c.options.time_sampling[Sampled::Io as usize], 1.0);
     assert_eq!(w.len(), 6);
     assert_eq!(w[5], "HOTPATH_TIME_SAMPLING_RATE=\"1.5\" is not a number in 0..=1 (0 counts without timing); using 1");
     assert_eq!(w[0], "HOTPATH_OUTPUT_FORMAT=\"xml\" is not one of table, json, json-pretty, none; using table");
@@ -85,17 +90,18 @@ fn bad_server_values_warn() {
 
 #[test]
 fn threads_variables_reject_zero_text_and_absurd_values() {
-    for bad in ["0", "abc", "99999999999", "-1", ""] {
+    for bad in ["0", "abc", "99999999999999999999999", "-1", ""] {
+        let limit = if bad == "0" { "x" } else { bad };
         let (c, w) =
-            resolve(MainConfig::new("m"), &[("HOTPATH_THREADS_INTERVAL_MS", bad), ("HOTPATH_THREADS_LIMIT", bad)]);
-        assert_eq!((c.options.threads_interval_ms, c.options.threads_limit), (250, 5), "{bad:?}");
+            resolve(MainConfig::new("m"), &[("HOTPATH_THREADS_INTERVAL_MS", bad), ("HOTPATH_THREADS_LIMIT", limit)]);
+        assert_eq!((c.options.threads_interval_ms, c.limits.of(Section::Threads)), (250, 5), "{bad:?}");
         assert_eq!(w.len(), 2, "{bad:?}: {w:?}");
         assert!(w[0].starts_with(&format!("HOTPATH_THREADS_INTERVAL_MS={bad:?} ")) && w[0].ends_with("; using 250"));
-        assert!(w[1].starts_with(&format!("HOTPATH_THREADS_LIMIT={bad:?} ")) && w[1].ends_with("; using 5"));
+        assert!(w[1].starts_with(&format!("HOTPATH_THREADS_LIMIT={limit:?} ")) && w[1].ends_with("; using 5"));
     }
     let (c, w) =
         resolve(MainConfig::new("m"), &[("HOTPATH_THREADS_INTERVAL_MS", "50"), ("HOTPATH_THREADS_LIMIT", "12")]);
-    assert_eq!((c.options.threads_interval_ms, c.options.threads_limit, w.len()), (50, 12, 0));
+    assert_eq!((c.options.threads_interval_ms, c.limits.of(Section::Threads), w.len()), (50, 12, 0));
 }
 
 #[test]
@@ -119,11 +125,11 @@ fn tokio_runtime_interval_accepts_milliseconds_and_warns_otherwise() {
 #[test]
 fn time_sampling_rate() {
     let rate = |v: &str| resolve(MainConfig::new("m"), &[("HOTPATH_TIME_SAMPLING_RATE", v)]);
-    assert_eq!(rate("0.25").0.options.time_sampling_rate, 0.25);
-    assert_eq!(rate("0").0.options.time_sampling_rate, 0.0);
+    assert_eq!(rate("0.25").0.options.time_sampling[Sampled::Io as usize], 0.25);
+    assert_eq!(rate("0").0.options.time_sampling[Sampled::Io as usize], 0.0);
     for bad in ["-0.1", "NaN", "all"] {
         let (c, w) = rate(bad);
-        assert_eq!((c.options.time_sampling_rate, w.len()), (1.0, 1), "{bad}");
+        assert_eq!((c.options.time_sampling[Sampled::Io as usize], w.len()), (1.0, 1), "{bad}");
     }
 }
 
@@ -153,11 +159,15 @@ fn values_that_are_not_utf8_warn_once_each() {
     ];
     let (c, w) = Config::resolve(&MainConfig::new("m"), |k| names.contains(&k).then(not_utf8));
     assert_eq!(w.len(), names.len(), "{w:#?}");
-    for (line, name) in w.iter().zip(names) {
-        assert!(line.starts_with(&format!("{name}=\"7\u{fffd}\" is not valid UTF-8; using ")), "{line}");
+    for name in names {
+        let prefix = format!("{name}=\"7\u{fffd}\" is not valid UTF-8; using ");
+        assert_eq!(w.iter().filter(|l| l.starts_with(&prefix)).count(), 1, "{name}: {w:#?}");
     }
     assert_eq!(w[0], "HOTPATH_OUTPUT_FORMAT=\"7\u{fffd}\" is not valid UTF-8; using table");
-    assert_eq!((c.format, c.options.limit, c.options.cpu_hz), (Format::Table, DEFAULT_LIMIT, 100));
+    assert_eq!(
+        (c.format, c.limits.of(Section::FunctionsTiming), c.options.cpu_hz),
+        (Format::Table, DEFAULT_LIMIT, 100)
+    );
     assert_eq!((c.server.port, c.server.host), (DEFAULT_METRICS_PORT, IpAddr::V4(Ipv4Addr::LOCALHOST)));
     assert!(c.options.focus.is_none() && c.server.enabled);
 }
@@ -197,6 +207,22 @@ fn an_unusable_token_fails_closed_without_showing_it() {
     assert_eq!((c.server.host.to_string(), w.len()), ("0.0.0.0".into(), 1));
     let (c, _) = resolve(MainConfig::new("m"), &[("HOTPATH_AUTH_TOKEN", "ok-token")]);
     assert!(!c.server.refuse_all && c.server.token.as_deref() == Some("ok-token"));
+}
+
+#[test]
+fn log_limits_warn_and_keep() {
+    let (c, w) = resolve(
+        MainConfig::new("m"),
+        &[("HOTPATH_LOGS_LIMIT", "7"), ("HOTPATH_MAX_LOG_LEN", "3"), ("HOTPATH_ENTRIES_LIMIT", "many")],
+    );
+    assert_eq!((c.options.logs.per_entry, c.options.logs.max_len, c.options.logs.entries), (7, 1536, 1000));
+    assert_eq!(
+        w,
+        [
+            "HOTPATH_ENTRIES_LIMIT=\"many\" is not a number in 1..=1000000; using 1000",
+            "HOTPATH_MAX_LOG_LEN=\"3\" is not a number in 8..=1048576; using 1536",
+        ]
+    );
 }
 
 #[test]

@@ -19,10 +19,12 @@
 //! - `io`: ns per `read`/`write` call of 64 B and 64 KiB, wrapped and unwrapped
 //! - `io-cpu OPS`: process CPU time (all threads) per wrapped 64 B read, session end included
 //! - `flow [ITERATIONS]`: ns per operation, calling thread, best of 7 rounds, of a std
-//!   channel send+recv, a std mutex lock+unlock, a `future!` await of a ready future and
-//!   a `stream!` item, each beside the same operation unwrapped
+//!   channel send+recv, a std mutex lock+unlock, a `future!` await of a ready future,
+//!   a `stream!` item, a `gauge!` set and a `val!` set of an integer, each beside the same
+//!   operation unwrapped (for the trackers: storing the number through `black_box`)
 //! - `flow-cpu OP N`: process CPU time per operation (all threads, session end
-//!   included) for N operations of one kind (`channel`, `lock`, `future`, `stream`),
+//!   included) for N operations of one kind (`channel`, `lock`, `future`, `stream`,
+//!   `gauge`, `val`),
 //!   wrapped and unwrapped; one kind per process, so deferred work is charged to it
 //! - `flow-run OP N wrapped|plain`: just N operations of one kind (with a session when
 //!   wrapped), for instruction counts under callgrind
@@ -175,10 +177,18 @@ enum Op {
     Lock,
     Future,
     Stream,
+    Gauge,
+    Val,
 }
 
-const OPS: [(Op, &str); 4] =
-    [(Op::Channel, "channel"), (Op::Lock, "lock"), (Op::Future, "future"), (Op::Stream, "stream")];
+const OPS: [(Op, &str); 6] = [
+    (Op::Channel, "channel"),
+    (Op::Lock, "lock"),
+    (Op::Future, "future"),
+    (Op::Stream, "stream"),
+    (Op::Gauge, "gauge"),
+    (Op::Val, "val"),
+];
 
 #[inline(never)]
 fn run_op(op: Op, wrapped: bool, n: u64) -> u64 {
@@ -224,6 +234,30 @@ fn run_op(op: Op, wrapped: bool, n: u64) -> u64 {
         }
         (Op::Stream, false) => acc = drain(Counter { next: 0, n }),
         (Op::Stream, true) => acc = drain(hotpath::stream!(Counter { next: 0, n }, label = "bench-stream")),
+        (Op::Gauge, false) => {
+            let mut value = 0.0f64;
+            for i in 0..n {
+                value = black_box(i as f64);
+            }
+            acc = value as u64;
+        }
+        (Op::Gauge, true) => {
+            for i in 0..n {
+                hotpath::gauge!("bench-gauge").set(black_box(i));
+            }
+            acc = n;
+        }
+        (Op::Val, false) => {
+            for i in 0..n {
+                acc = acc.wrapping_add(*black_box(&i));
+            }
+        }
+        (Op::Val, true) => {
+            for i in 0..n {
+                hotpath::val!("bench-val").set(black_box(&i));
+                acc = acc.wrapping_add(i);
+            }
+        }
     }
     acc
 }

@@ -64,3 +64,23 @@ pub(crate) fn kill(pid: u32, signal: i32) {
     // SAFETY: kill(2) with a pid this test started.
     assert_eq!(unsafe { libc::kill(pid as i32, signal) }, 0, "kill {pid}");
 }
+
+/// Runs `cmd` to its end, bounded by `limit`, capturing its output.
+#[allow(dead_code)]
+pub(crate) fn output(cmd: &mut std::process::Command, limit: Duration) -> std::process::Output {
+    use std::process::Stdio;
+    let mut child = cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("the program starts");
+    let (mut out, mut err) = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
+    let out_thread = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = out.read_to_end(&mut v);
+        v
+    });
+    let err_thread = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = err.read_to_end(&mut v);
+        v
+    });
+    let status = wait(&mut child, limit, "the program");
+    std::process::Output { status, stdout: out_thread.join().unwrap(), stderr: err_thread.join().unwrap() }
+}

@@ -20,14 +20,14 @@ from mcp.shared.exceptions import MCPError
 
 SECTION_TOOLS = [
     "functions_timing", "functions_alloc", "functions_cpu", "functions_icount", "threads", "io", "channels",
-    "streams", "futures", "mutexes", "rw_locks", "tokio_runtime",
+    "streams", "futures", "mutexes", "rw_locks", "tokio_runtime", "debug",
 ]
-OTHER_TOOLS = ["function_detail", "hotspots", "mark", "changes_since_mark", "profiler_status"]
+OTHER_TOOLS = ["function_detail", "hotspots", "mark", "changes_since_mark", "profiler_status", "debug_logs"]
 # Sections the agent program fills, and a row each has (functions_alloc with --alloc only).
 WITH_DATA = {
     "functions_timing": "case_agent::fetch", "functions_alloc": "case_agent::encode", "io": "log",
     "channels": "results", "streams": "numbers", "futures": "fetch", "mutexes": "totals",
-    "rw_locks": "scale", "threads": "tokio-rt-worker",
+    "rw_locks": "scale", "threads": "tokio-rt-worker", "debug": "last-fetch",
 }
 
 checks = 0
@@ -142,6 +142,22 @@ async def scenario(client, args, transport, version="2026-07-28"):
     check("case_agent::encode" in moved and moved["case_agent::encode"]["delta"]["calls"] > 0,
           "changes_since_mark sees new calls", changes)
     check(changes["elapsed_ns"] > 0 and "Since mark" in text_of(result), "changes summary", text_of(result))
+
+    # debug_logs: the trackers, then one tracker's records, filtered.
+    listed = (await client.call_tool("debug_logs", {})).structured_content["trackers"]
+    check({"kind": "val", "name": "last-fetch"}.items() <= next((t for t in listed if t["name"] == "last-fetch"), {}).items(),
+          "debug_logs lists the trackers", listed)
+    result = await client.call_tool("debug_logs", {"tracker": "last-fetch", "limit": 3})
+    logs = result.structured_content
+    check(not result.is_error and logs["kind"] == "val" and 1 <= len(logs["logs"]) <= 3 and logs["total"] >= 1,
+          "debug_logs returns a tracker's records", logs)
+    wanted = logs["logs"][0]["value"]
+    filtered = (await client.call_tool("debug_logs", {"tracker": "last-fetch", "filter": wanted})).structured_content
+    check(all(wanted in l["value"] for l in filtered["logs"]) and filtered["logs"], "debug_logs filters by text", filtered)
+    result = await client.call_tool("debug_logs", {"tracker": "round", "kind": "gauge"})
+    check(result.structured_content["logs"][0]["op"] == "set", "a gauge's records", result.structured_content)
+    await tool_error(client, "debug_logs", {"tracker": "no_such_tracker_zz"}, "no_such_tracker_zz")
+    await tool_error(client, "debug_logs", {"kind": "meter"}, "meter")
 
     # profiler_status and the report resource.
     status = (await client.call_tool("profiler_status", {})).structured_content

@@ -1,7 +1,8 @@
 //! Something in every section, for the MCP tests: a Tokio service loop that
 //! awaits a measured async fn through `future!`, hands results to a consumer
 //! over a `channel!`, updates `mutex!` and `rw_lock!` values, drains a
-//! `stream!`, writes through `io!`, and calls measured sync functions, until the
+//! `stream!`, writes through `io!`, sets `val!` and `gauge!` trackers, and calls
+//! measured sync functions, until the
 //! number of seconds given as the first argument (default 30) has passed.
 
 use std::io::Write;
@@ -58,6 +59,8 @@ async fn main() {
     let mut i = 0;
     while Instant::now() < end {
         let fetched = hotpath::future!(fetch(i), label = "fetch").await;
+        hotpath::val!("last-fetch").set(&fetched);
+        hotpath::gauge!("round").set(i % 8);
         let factor = *scale.read().unwrap();
         if tx.send(fetched * factor).await.is_err() {
             break;

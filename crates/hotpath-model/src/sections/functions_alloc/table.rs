@@ -53,7 +53,11 @@ impl FunctionsAlloc {
         let mut table = Table::new(header);
         for row in &self.rows {
             let (avg, percentiles, total) = pick(row);
-            let mut cells = vec![row.name.clone(), format_count(row.calls), format(avg)];
+            let mut cells = vec![
+                crate::format::short_name(&row.name, meta.name_depth).to_string(),
+                format_count(row.calls),
+                format(avg),
+            ];
             cells.extend(meta.percentiles.iter().map(|p| percentiles.get(*p).map_or_else(|| "-".into(), format)));
             cells.extend([format(total), format_percent(total, whole)]);
             table.row(cells);

@@ -8,11 +8,11 @@ use super::FunctionsCpu;
 
 impl FunctionsCpu {
     /// The `functions-cpu` table.
-    pub(crate) fn table(&self, _meta: &Meta) -> String {
+    pub(crate) fn table(&self, meta: &Meta) -> String {
         let mut table = Table::new(["Function", "Samples", "CPU time", "% Self", "% Inclusive"]);
         for row in &self.rows {
             table.row(vec![
-                row.name.clone(),
+                crate::format::short_name(&row.name, meta.name_depth).to_string(),
                 format_count(row.self_samples),
                 format_duration_ns(row.self_cpu_ns),
                 format_percent(row.self_samples, self.samples),

@@ -32,6 +32,17 @@ pub struct FunctionTiming {
     pub is_async: bool,
     /// Completed calls.
     pub calls: u64,
+    /// Under time sampling, the calls whose duration was measured: Avg and the
+    /// percentiles come from them, Total and Self are scaled up to `calls`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timed_calls: Option<u64>,
+    /// Calls running at the time of the report: on a thread's stack, or async and polled
+    /// but not ended. A long-running loop shows here before it completes a call.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub active: u64,
+    /// Age of the oldest running sync call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub oldest_active_ns: Option<u64>,
     /// Async calls dropped before completing (not part of the durations).
     pub cancelled: u64,
     /// Async only: times the future was polled (0 for sync functions).
@@ -55,4 +66,8 @@ pub struct FunctionTiming {
     /// Per-call durations in fixed buckets (live snapshots only, not in JSON).
     #[serde(skip)]
     pub buckets: Option<Buckets>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }

@@ -1,6 +1,6 @@
 //! The printed table of the `functions_timing` section.
 
-use crate::format::{format_count, format_duration_ns, format_percent};
+use crate::format::{format_count, format_duration_ns, format_percent, short_name};
 use crate::grid::{shown, titled, Table};
 use crate::meta::Meta;
 use crate::percentiles::percentile_label;
@@ -10,13 +10,24 @@ use super::FunctionsTiming;
 impl FunctionsTiming {
     /// The `functions-timing` table.
     pub(crate) fn table(&self, meta: &Meta) -> String {
-        let wall = meta.wall_ns;
+        // % of wall time, or of the rows' sum when the session's own row is left out.
+        let wall = if meta.wrapper_excluded { self.rows.iter().map(|r| r.total_ns).sum() } else { meta.wall_ns };
         let mut header = vec!["Function".to_string(), "Calls".into(), "Avg".into()];
         header.extend(meta.percentiles.iter().map(|p| percentile_label(*p).to_uppercase()));
         header.extend(["Total".into(), "% Total".into(), "Self".into(), "% Self".into()]);
+        // Calls still running, only when some are: a loop that never returns shows here.
+        let running = self.rows.iter().any(|r| r.active > 0);
+        if running {
+            header.push("Running".into());
+        }
         let mut table = Table::new(header);
         for row in &self.rows {
-            let mut cells = vec![row.name.clone(), format_count(row.calls), format_duration_ns(row.avg_ns)];
+            let calls = match row.timed_calls {
+                Some(timed) => format!("{} ({} timed)", format_count(row.calls), format_count(timed)),
+                None => format_count(row.calls),
+            };
+            let name = short_name(&row.name, meta.name_depth).to_string();
+            let mut cells = vec![name, calls, format_duration_ns(row.avg_ns)];
             cells.extend(
                 meta.percentiles
                     .iter()
@@ -28,15 +39,31 @@ impl FunctionsTiming {
                 format_duration_ns(row.self_ns),
                 format_percent(row.self_ns, wall),
             ]);
+            if running {
+                cells.push(running_cell(row.active, row.oldest_active_ns));
+            }
             table.row(cells);
         }
         let calls: u64 = self.rows.iter().map(|r| r.calls).sum();
         let summary = format!("{}, {} calls shown", shown(self.rows.len(), self.total_functions), format_count(calls));
         titled(
             "functions-timing",
-            "Execution time of measured functions; % of wall time, Self excludes nested measured calls.",
+            if meta.wrapper_excluded {
+                "Execution time of measured functions; % of all rows' time, Self excludes nested measured calls."
+            } else {
+                "Execution time of measured functions; % of wall time, Self excludes nested measured calls."
+            },
             &summary,
             &table,
         )
+    }
+}
+
+/// `2 (oldest 3.20 s)`, or `-` when none run.
+pub(crate) fn running_cell(active: u64, oldest_ns: Option<u64>) -> String {
+    match (active, oldest_ns) {
+        (0, _) => "-".into(),
+        (n, Some(ns)) => format!("{} (oldest {})", format_count(n), format_duration_ns(ns)),
+        (n, None) => format_count(n),
     }
 }

@@ -32,6 +32,10 @@ pub struct FutureRow {
     pub kind: String,
     /// Calls that completed (returned `Ready`).
     pub calls: u64,
+    /// Under time sampling, the completed calls whose polls and wall time were
+    /// measured (the rest are counted only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timed_calls: Option<u64>,
     /// Calls dropped after their first poll and before `Ready`.
     pub cancelled: u64,
     /// Polls of all calls, cancelled ones included.

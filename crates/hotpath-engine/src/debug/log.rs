@@ -1,0 +1,125 @@
+//! The log store: a bounded log of `Debug` values per entry, shared by the trackers
+//! and open to other instruments (see the module docs of `debug`).
+
+use std::fmt::Debug;
+use std::sync::Mutex;
+
+use hotpath_model::DebugLog;
+
+use super::limits::{self, Timebase};
+use super::location::Location;
+use super::ring::{Record, Ring};
+use super::text;
+use crate::sync::lock;
+use crate::{clock, memory, switch};
+
+/// One `Debug` value as logged.
+#[derive(Default)]
+pub(crate) struct TextRecord {
+    at: u64,
+    text: String,
+    cut: bool,
+    thread: String,
+    source: Option<&'static Location>,
+    /// The real key, on records of an `<other>` entry.
+    key: String,
+}
+
+impl Record for TextRecord {
+    fn heap_bytes(&self) -> usize {
+        self.text.capacity() + self.thread.capacity() + self.key.capacity()
+    }
+}
+
+impl TextRecord {
+    fn to_log(&self, seq: u64, time: Timebase) -> DebugLog {
+        let mut log = DebugLog::default();
+        log.seq = seq;
+        log.at_ns = time.ns(self.at);
+        log.thread = self.thread.clone();
+        if let Some(source) = self.source {
+            log.file = Some(source.file.to_string());
+            log.line = Some(source.line);
+            log.column = Some(source.column);
+        }
+        log.key = (!self.key.is_empty()).then(|| self.key.clone());
+        log.value = Some(self.text.clone());
+        log.cut = self.cut;
+        log
+    }
+}
+
+/// A bounded log of `Debug` values: the last `HOTPATH_LOGS_LIMIT` records, each cut at
+/// `HOTPATH_MAX_LOG_LEN` characters, with the time, the thread and optionally the
+/// source location. `const`-constructible, so an instrument can keep one in a `static`
+/// call site.
+pub struct LogRing {
+    ring: Mutex<Ring<TextRecord>>,
+}
+
+impl Default for LogRing {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl LogRing {
+    /// An empty log.
+    pub const fn new() -> Self {
+        Self { ring: Mutex::new(Ring::new()) }
+    }
+
+    /// Appends `value`'s `Debug` text, recorded now on the calling thread; does nothing
+    /// unless a session records. The text is formatted before the log's lock is taken,
+    /// at most `HOTPATH_MAX_LOG_LEN` characters of it; the lock is then held for a copy.
+    #[inline]
+    pub fn append(&self, value: &dyn Debug, source: Option<&'static Location>) {
+        if switch::enabled() {
+            self.append_keyed(value, source, None);
+        }
+    }
+
+    /// [`append`](Self::append) without the switch check, with the real key of a
+    /// folded (`<other>`) entry.
+    #[inline(never)]
+    pub(crate) fn append_keyed(&self, value: &dyn Debug, source: Option<&'static Location>, key: Option<&str>) {
+        let limits = limits::current();
+        memory::untracked(|| {
+            text::with_text(value, limits.max_len, |text, cut| {
+                let at = clock::now();
+                lock(&self.ring).push(limits.per_entry, |r| {
+                    r.at = at;
+                    r.text.clear();
+                    r.text.push_str(text);
+                    r.cut = cut;
+                    text::copy_thread_name(&mut r.thread);
+                    r.source = source;
+                    r.key.clear();
+                    if let Some(key) = key {
+                        r.key.push_str(super::keyed::cut_key(key, limits.max_len));
+                    }
+                });
+            })
+        });
+    }
+
+    /// Records ever appended.
+    pub fn total(&self) -> u64 {
+        lock(&self.ring).total()
+    }
+
+    /// The kept records, newest first, with times in nanoseconds since the session started.
+    pub fn logs(&self) -> Vec<DebugLog> {
+        let time = Timebase::now();
+        let keep = limits::current().per_entry;
+        let ring = lock(&self.ring);
+        ring.newest_first().take(keep).map(|(seq, r)| r.to_log(seq, time)).collect()
+    }
+
+    /// The record count and the newest record, read under one lock.
+    pub(crate) fn last(&self, time: Timebase) -> (u64, Option<DebugLog>) {
+        let ring = lock(&self.ring);
+        let newest = ring.newest_first().next().map(|(seq, r)| r.to_log(seq, time));
+        (ring.total(), newest)
+    }
+}

@@ -1,0 +1,66 @@
+//! Debug trackers (`dbg!`, `val!`, `gauge!`) and the bounded log store behind them.
+//!
+//! # The log store
+//!
+//! [`LogRing`] is a log of `Debug` values that any instrument can keep per site or
+//! entry: `const`-constructible (it fits in a macro's `static`), bounded, and cheap on
+//! the calling thread. [`LogRing::append`]`(&value, source)` records the value's
+//! `Debug` text with the time, the thread's name and an optional [`Location`]:
+//!
+//! - nothing happens unless a session records (`switch::enabled()`, one relaxed load);
+//! - the text is formatted on the calling thread into a per-thread scratch buffer,
+//!   outside any lock, through a writer that stops after `HOTPATH_MAX_LOG_LEN`
+//!   characters (default 1536): a longer text keeps `max - 3` characters and ends in
+//!   `...`, and is flagged `cut`; a `Debug` impl that panics is contained;
+//! - the record is then copied into the ring under the log's own lock: the ring keeps
+//!   the last `HOTPATH_LOGS_LIMIT` records (default 50) and overwrites the oldest in
+//!   place, reusing its strings' capacity, so a full ring allocates nothing;
+//! - [`LogRing::logs`] returns the kept records newest first as model
+//!   [`DebugLog`](hotpath_model::DebugLog)s (times in nanoseconds since the session
+//!   started), [`LogRing::total`] how many were ever appended.
+//!
+//! A later `log = true` for `#[measure]`, `channel!`, `future!` and `stream!` keeps a
+//! `LogRing` beside its site's other state and appends the result or item; its
+//! endpoint serves `logs()`. Memory per ring: at most `HOTPATH_LOGS_LIMIT` records of
+//! at most `4 × HOTPATH_MAX_LOG_LEN` bytes of text (UTF-8), plus the thread name.
+//!
+//! # The trackers
+//!
+//! - `dbg!` (`site::DbgSite`): one entry per call site, found through the site's cached
+//!   pointer (one atomic load); the entry is a `LogRing`.
+//! - `val!` ([`ValSite`] → [`ValRef`]): one entry per key, a `LogRing` whose records
+//!   carry the call site that set them.
+//! - `gauge!` ([`GaugeSite`] → [`GaugeRef`]): one entry per key with current, min, max,
+//!   update count, a 64-value history and a ring of numeric records (no formatting).
+//!
+//! Keyed sites cache the entry they used last and compare its key (one string
+//! comparison for a literal key); another key goes through the macro's registry under
+//! its lock (`keyed`), which holds at most `HOTPATH_ENTRIES_LIMIT` keys (default 1000)
+//! counting `<other>`, into which further keys fold, with one warning in the report.
+//!
+//! Memory is bounded by (dbg! sites + 2 × entries limit) × logs limit records, each at
+//! most `4 × max len` bytes, plus one scratch buffer of that size per thread that
+//! formatted a value. Updates from many threads are exact: each entry has a lock,
+//! held only to copy one record.
+
+mod gauge;
+mod keyed;
+mod limits;
+mod location;
+mod log;
+mod ring;
+mod section;
+mod site;
+mod text;
+mod val;
+
+pub use gauge::{GaugeRef, GaugeSite};
+pub use limits::{LogLimits, DEFAULT_ENTRIES_LIMIT, DEFAULT_LOGS_LIMIT, DEFAULT_MAX_LOG_LEN};
+pub use location::Location;
+pub use log::LogRing;
+pub use section::logs;
+pub use site::DbgSite;
+pub use val::{ValRef, ValSite};
+
+pub(crate) use limits::{configure, current as current_limits};
+pub(crate) use section::section;

@@ -1,0 +1,119 @@
+//! Time sampling (`time_sampling_rate`, `HOTPATH_*_TIME_SAMPLING_RATE`): per
+//! instrument, the fraction of calls or operations whose duration is measured.
+//! Counts stay exact; durations, percentiles and totals come from the timed ones, and
+//! the report says which rates applied and that totals are estimates.
+//!
+//! The decision is a per-thread xorshift draw against a threshold, so sampling does
+//! not alias with periodic traffic the way "every Nth call" would, and costs no shared
+//! state. At rate 1 (the default) it is one relaxed load and a compare.
+
+use std::cell::Cell;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// What a rate applies to, as `HOTPATH_<NAME>_TIME_SAMPLING_RATE` names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Sampled {
+    /// `#[measure]` functions and blocks.
+    Functions,
+    /// `mutex!` waits and holds.
+    Mutexes,
+    /// `rw_lock!` waits and holds.
+    RwLocks,
+    /// `future!` and `#[future_fn]` polls (decided once per call).
+    Futures,
+    /// `channel!` send-to-receive latency (decided at the send).
+    Channels,
+    /// `io!` operations.
+    Io,
+}
+
+impl Sampled {
+    /// Every instrument with a rate.
+    pub const ALL: [Sampled; 6] =
+        [Self::Functions, Self::Mutexes, Self::RwLocks, Self::Futures, Self::Channels, Self::Io];
+
+    /// `functions`, `mutexes`, ...: the word in variable names and in the report.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Functions => "functions",
+            Self::Mutexes => "mutexes",
+            Self::RwLocks => "rw_locks",
+            Self::Futures => "futures",
+            Self::Channels => "channels",
+            Self::Io => "io",
+        }
+    }
+}
+
+/// Timed when a uniform 64-bit draw is below the threshold; `u64::MAX` times all.
+static THRESHOLDS: [AtomicU64; 6] = [const { AtomicU64::new(u64::MAX) }; 6];
+/// The configured rates as `f64` bits, for the report.
+static RATES: [AtomicU64; 6] = [const { AtomicU64::new(0x3FF0_0000_0000_0000) }; 6];
+
+thread_local! {
+    // Const-initialized without a destructor: one TLS load, never fails.
+    static STATE: Cell<u64> = const { Cell::new(0x9E37_79B9_7F4A_7C15) };
+}
+
+/// Sets the fraction of `kind`'s calls to time, clamped to 0..=1 (NaN means 1).
+pub fn set_rate(kind: Sampled, rate: f64) {
+    let rate = if rate.is_nan() { 1.0 } else { rate.clamp(0.0, 1.0) };
+    let threshold = if rate >= 1.0 { u64::MAX } else { (rate * 18_446_744_073_709_551_616.0) as u64 };
+    THRESHOLDS[kind as usize].store(threshold, Relaxed);
+    RATES[kind as usize].store(rate.to_bits(), Relaxed);
+    if kind == Sampled::Functions {
+        crate::switch::set_function_sampling(rate < 1.0);
+    }
+}
+
+/// The configured rate of `kind`.
+pub fn rate(kind: Sampled) -> f64 {
+    f64::from_bits(RATES[kind as usize].load(Relaxed))
+}
+
+/// The rates below 1, for the report: `(name, rate)`.
+pub fn active() -> Vec<(&'static str, f64)> {
+    Sampled::ALL.iter().map(|k| (k.name(), rate(*k))).filter(|(_, r)| *r < 1.0).collect()
+}
+
+/// Whether this call of `kind` is to be timed.
+#[inline(always)]
+pub fn timed(kind: Sampled) -> bool {
+    let threshold = THRESHOLDS[kind as usize].load(Relaxed);
+    threshold == u64::MAX || (threshold != 0 && draw() < threshold)
+}
+
+/// xorshift64* on this thread's state.
+#[inline]
+fn draw() -> u64 {
+    STATE.with(|s| {
+        let mut x = s.get();
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        s.set(x);
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn draws_hit_the_configured_fraction() {
+        let threshold = (0.25 * 18_446_744_073_709_551_616.0) as u64;
+        let hits = (0..100_000).filter(|_| draw() < threshold).count();
+        assert!((23_000..27_000).contains(&hits), "{hits} of 100,000 below a 25% threshold");
+    }
+
+    #[test]
+    fn rates_per_instrument() {
+        set_rate(Sampled::Mutexes, 0.0);
+        assert!(!(0..100).any(|_| timed(Sampled::Mutexes)));
+        assert!((0..100).all(|_| timed(Sampled::RwLocks)));
+        set_rate(Sampled::Mutexes, f64::NAN);
+        assert_eq!(rate(Sampled::Mutexes), 1.0);
+        assert!(active().iter().all(|(n, _)| *n != "mutexes"));
+    }
+}

@@ -1,0 +1,179 @@
+//! The printed table of the `debug` section: one sub-table per macro.
+
+use crate::format::{format_count, format_duration_ns};
+use crate::grid::{shown, Table};
+use crate::meta::Meta;
+
+use super::{DebugRow, DebugTrackers, GaugeRow};
+
+/// Characters of a value shown in a cell; the JSON and the logs keep more.
+const CELL_CHARS: usize = 60;
+/// Values in a gauge's sparkline.
+const TREND_POINTS: usize = 16;
+
+impl DebugTrackers {
+    /// `dbg!`, `val!` and `gauge!` as three stacked tables; a kind without rows is left out.
+    pub(crate) fn table(&self, meta: &Meta) -> String {
+        let ago = |at_ns: u64| match meta.wall_ns.saturating_sub(at_ns) {
+            0 => "now".to_string(),
+            ns => format!("{} ago", format_duration_ns(ns)),
+        };
+        let mut dbg = Table::new(["Expression", "Source", "Calls", "Value", "Thread", "Last"]);
+        let mut val = Table::new(["Key", "Updates", "Value", "Source", "Thread", "Last"]);
+        let mut gauge = Table::new(["Key", "Current", "Min", "Max", "Updates", "Trend", "Last"]);
+        let (mut dbgs, mut vals, mut gauges) = (0, 0, 0);
+        for row in &self.rows {
+            match row {
+                DebugRow::Dbg(r) => {
+                    dbgs += 1;
+                    dbg.row(vec![
+                        cell(&r.name),
+                        format!("{}:{}:{}", r.file, r.line, r.column),
+                        format_count(r.count),
+                        cell(&r.value),
+                        r.thread.clone(),
+                        ago(r.last_at_ns),
+                    ]);
+                }
+                DebugRow::Val(r) => {
+                    vals += 1;
+                    val.row(vec![
+                        cell(&r.name),
+                        format_count(r.count),
+                        cell(&r.value),
+                        format!("{}:{}", r.file, r.line),
+                        r.thread.clone(),
+                        ago(r.last_at_ns),
+                    ]);
+                }
+                DebugRow::Gauge(r) => {
+                    gauges += 1;
+                    gauge.row(vec![
+                        cell(&r.name),
+                        number(r.current),
+                        number(r.min),
+                        number(r.max),
+                        format_count(r.updates),
+                        sparkline(r),
+                        ago(r.last_at_ns),
+                    ]);
+                }
+            }
+        }
+        let summary = shown(self.rows.len(), self.total_rows);
+        let mut out =
+            format!("debug - Debug trackers: dbg! by call site, val! and gauge! by key, last values. ({summary})\n");
+        for (title, count, table) in [("dbg!", dbgs, dbg), ("val!", vals, val), ("gauge!", gauges, gauge)] {
+            if count > 0 {
+                out.push_str(title);
+                out.push('\n');
+                out.push_str(&table.render());
+            }
+        }
+        out
+    }
+}
+
+/// A value for a cell: one line, at most [`CELL_CHARS`] characters.
+fn cell(text: &str) -> String {
+    let flat: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    if flat.chars().count() <= CELL_CHARS {
+        return flat;
+    }
+    let mut cut: String = flat.chars().take(CELL_CHARS - 3).collect();
+    cut.push_str("...");
+    cut
+}
+
+/// `12`, `0.5`, `-3.25`, `NaN`, `inf` (Rust's shortest round-trip form).
+fn number(v: f64) -> String {
+    format!("{v}")
+}
+
+/// The last values as block characters, scaled between their own minimum and maximum.
+fn sparkline(row: &GaugeRow) -> String {
+    const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+    let points = &row.history[row.history.len().saturating_sub(TREND_POINTS)..];
+    let finite = points.iter().copied().filter(|v| v.is_finite());
+    let (lo, hi) = finite.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    points
+        .iter()
+        .map(|v| match v {
+            v if !v.is_finite() => ' ',
+            _ if hi <= lo => BARS[3],
+            v => BARS[(((v - lo) / (hi - lo)) * 7.0).round() as usize],
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sections::debug::{DbgRow, ValRow};
+
+    fn section() -> DebugTrackers {
+        let dbg = DbgRow {
+            id: 0,
+            name: "x * 2".into(),
+            file: "src/main.rs".into(),
+            line: 7,
+            column: 13,
+            count: 1234,
+            value: "line one\nline two".into(),
+            last_at_ns: 500_000_000,
+            thread: "main".into(),
+            ..DbgRow::default()
+        };
+        let val = ValRow {
+            id: 0,
+            name: "state".into(),
+            count: 2,
+            value: "x".repeat(100),
+            file: "src/main.rs".into(),
+            line: 9,
+            thread: "worker".into(),
+            last_at_ns: 1_000_000_000,
+            ..ValRow::default()
+        };
+        let gauge = GaugeRow {
+            id: 0,
+            name: "queue".into(),
+            updates: 3,
+            current: 12.0,
+            min: 10.0,
+            max: 15.0,
+            history: vec![10.0, 15.0, 12.0],
+            last_at_ns: 1_000_000_000,
+            ..GaugeRow::default()
+        };
+        DebugTrackers {
+            total_rows: 3,
+            rows: vec![DebugRow::Dbg(dbg), DebugRow::Val(val), DebugRow::Gauge(gauge)],
+            ..DebugTrackers::default()
+        }
+    }
+
+    #[test]
+    fn one_table_per_kind_with_flat_cut_cells() {
+        let meta = Meta { wall_ns: 2_000_000_000, ..Meta::default() };
+        let text = section().table(&meta);
+        assert!(text.starts_with("debug - Debug trackers"), "{text}");
+        let titles: Vec<&str> = text.lines().filter(|l| l.ends_with('!')).collect();
+        assert_eq!(titles, ["dbg!", "val!", "gauge!"]);
+        assert!(
+            text.contains("| x * 2      | src/main.rs:7:13 | 1,234 | line one line two | main   | 1.50 s ago |"),
+            "{text}"
+        );
+        assert!(text.contains(&format!("| {}... |", "x".repeat(57))), "{text}");
+        assert!(text.contains("| queue | 12      | 10  | 15  | 3       | ▁█▄   | 1.00 s ago |"), "{text}");
+    }
+
+    #[test]
+    fn kinds_without_rows_are_left_out() {
+        let mut s = section();
+        s.rows.retain(|r| matches!(r, DebugRow::Gauge(_)));
+        let text = s.table(&Meta::default());
+        assert!(!text.contains("\ndbg!\n") && !text.contains("\nval!\n") && text.contains("\ngauge!\n"), "{text}");
+        assert!(text.contains("(1 of 3") || text.contains("showing top 1 of 3"), "{text}");
+    }
+}

@@ -1,0 +1,130 @@
+//! The session parameters beyond the basic ones: report sections, per-section row
+//! limits, time sampling, metadata, route scope and the shutdown hook. The
+//! `#[hotpath::main(...)]` expansion and `HotpathGuardBuilder` call these.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
+
+use hotpath_engine::sampling::Sampled;
+use hotpath_model::Section;
+
+use super::{MainConfig, SectionSpec};
+
+impl MainConfig {
+    /// Which sections to show, in the `HOTPATH_REPORT` grammar: `all`, `auto`,
+    /// names (`functions-timing,channels`) and exclusions (`auto,-threads`).
+    pub fn report(mut self, spec: &str) -> Self {
+        let (spec, unknown) = SectionSpec::parse(spec);
+        self.sections = Some(spec);
+        self.unknown_sections = unknown;
+        self
+    }
+
+    /// Exactly these sections.
+    pub fn sections(mut self, sections: Vec<Section>) -> Self {
+        self.sections = Some(SectionSpec::Explicit(sections));
+        self
+    }
+
+    /// Every section with data except these.
+    pub fn sections_exclude(mut self, sections: Vec<Section>) -> Self {
+        self.sections = Some(SectionSpec::Auto { include: Vec::new(), exclude: sections });
+        self
+    }
+
+    /// Rows of the sections of one limit group (`functions`, `channels`, ...).
+    pub fn group_limit(mut self, group: &str, limit: usize) -> Self {
+        self.limits.set(group, limit);
+        self
+    }
+
+    /// Rows of the function sections (timing, allocations, CPU, instructions).
+    pub fn functions_limit(self, limit: usize) -> Self {
+        self.group_limit("functions", limit)
+    }
+
+    /// Rows of the channels section.
+    pub fn channels_limit(self, limit: usize) -> Self {
+        self.group_limit("channels", limit)
+    }
+
+    /// Rows of the streams section.
+    pub fn streams_limit(self, limit: usize) -> Self {
+        self.group_limit("streams", limit)
+    }
+
+    /// Rows of the futures section.
+    pub fn futures_limit(self, limit: usize) -> Self {
+        self.group_limit("futures", limit)
+    }
+
+    /// Rows of the threads view.
+    pub fn threads_limit(self, limit: usize) -> Self {
+        self.group_limit("threads", limit)
+    }
+
+    /// Rows of the rw_locks section.
+    pub fn rw_locks_limit(self, limit: usize) -> Self {
+        self.group_limit("rw_locks", limit)
+    }
+
+    /// Rows of the mutexes section.
+    pub fn mutexes_limit(self, limit: usize) -> Self {
+        self.group_limit("mutexes", limit)
+    }
+
+    /// Rows of the io section.
+    pub fn io_limit(self, limit: usize) -> Self {
+        self.group_limit("io", limit)
+    }
+
+    /// Rows of the sql section.
+    pub fn sql_limit(self, limit: usize) -> Self {
+        self.group_limit("sql", limit)
+    }
+
+    /// Rows of the http section.
+    pub fn http_limit(self, limit: usize) -> Self {
+        self.group_limit("http", limit)
+    }
+
+    /// Rows of the server section.
+    pub fn server_limit(self, limit: usize) -> Self {
+        self.group_limit("server", limit)
+    }
+
+    /// The fraction of calls of every instrument whose duration is measured.
+    pub fn time_sampling_rate(mut self, rate: f64) -> Self {
+        self.sampling.0 = valid(rate);
+        self
+    }
+
+    /// The fraction of `kind`'s calls whose duration is measured.
+    pub fn sampling_rate(mut self, kind: Sampled, rate: f64) -> Self {
+        self.sampling.1[kind as usize] = valid(rate);
+        self
+    }
+
+    /// Free-form pairs shown with the report (`HOTPATH_USER_METADATA` adds to them).
+    pub fn user_metadata(mut self, metadata: HashMap<String, String>) -> Self {
+        self.user_metadata = metadata.into_iter().collect::<BTreeMap<_, _>>();
+        self
+    }
+
+    /// Whether work done while serving an HTTP request is also attributed to its route.
+    pub fn route_scope(mut self, on: bool) -> Self {
+        self.route_scope = Some(on);
+        self
+    }
+
+    /// Runs `f` once, before the final report is built.
+    pub fn before_shutdown(mut self, f: impl FnOnce() + Send + 'static) -> Self {
+        self.before_shutdown = Some(Arc::new(Mutex::new(Some(Box::new(f)))));
+        self
+    }
+}
+
+/// A rate in 0..=1, or `None` (ignored) for anything else.
+fn valid(rate: f64) -> Option<f64> {
+    (0.0..=1.0).contains(&rate).then_some(rate)
+}

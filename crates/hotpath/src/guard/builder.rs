@@ -1,0 +1,178 @@
+//! `HotpathGuardBuilder` and `HotpathGuard`: one definition for both modes, each
+//! method's effect compiled only with the `hotpath` feature.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::time::Duration;
+
+use super::{Format, Section};
+
+#[cfg(feature = "hotpath")]
+use hotpath_engine::sampling::Sampled;
+#[cfg(feature = "hotpath")]
+use hotpath_session::MainConfig;
+
+/// Configures and starts a profiling session from code:
+///
+/// ```
+/// let guard = hotpath::HotpathGuardBuilder::new("my_app::run")
+///     .percentiles(&[50.0, 99.0])
+///     .format(hotpath::Format::Json)
+///     .build();
+/// // ... the measured part of the program ...
+/// drop(guard); // writes the report
+/// ```
+///
+/// One session runs at a time: building a guard while another (or a
+/// `#[hotpath::main]`) is alive prints one line saying so, and the new guard does
+/// nothing. After a session's report, a new guard starts a fresh session. The
+/// environment (`HOTPATH_*`) overrides what the builder sets.
+///
+/// Cost: off, none (every method is a no-op). On, as `#[hotpath::main]`.
+#[must_use = "a builder does nothing until `build` or `build_with_shutdown`"]
+pub struct HotpathGuardBuilder {
+    #[cfg(feature = "hotpath")]
+    config: MainConfig,
+}
+
+/// Profiles the program while alive; the report is written when it is dropped.
+#[must_use = "profiling stops and the report is printed when the guard is dropped"]
+#[derive(Default)]
+pub struct HotpathGuard {
+    #[cfg(feature = "hotpath")]
+    _session: Option<hotpath_session::MainGuard>,
+}
+
+/// Methods that take a value and return the builder, identical in both modes.
+macro_rules! setters {
+    ($( $(#[$doc:meta])* fn $name:ident($arg:ident: $ty:ty) => |$c:ident| $on:expr; )*) => {
+        $(
+            $(#[$doc])*
+            #[allow(unused_mut, unused_variables)]
+            pub fn $name(mut self, $arg: $ty) -> Self {
+                #[cfg(feature = "hotpath")]
+                {
+                    let $c = self.config;
+                    self.config = $on;
+                }
+                self
+            }
+        )*
+    };
+}
+
+impl HotpathGuardBuilder {
+    /// A builder for a session named `caller_name` (the report's caller and its own row).
+    #[allow(unused_variables)]
+    pub fn new(caller_name: &'static str) -> Self {
+        Self {
+            #[cfg(feature = "hotpath")]
+            config: MainConfig::new(caller_name),
+        }
+    }
+
+    setters! {
+        /// Percentile columns, each in 0..=100 (default 50, 95, 99).
+        fn percentiles(percentiles: &[f64]) => |c| c.percentiles(percentiles);
+        /// Output format (default table); `HOTPATH_OUTPUT_FORMAT` beats it.
+        fn format(format: Format) => |c| c.output_format(format);
+        /// Rows of every section (0 shows all); per-section limits set after it win.
+        fn limit(limit: usize) => |c| c.limit(limit);
+        /// Rows of the function sections (default 15).
+        fn functions_limit(limit: usize) => |c| c.functions_limit(limit);
+        /// Rows of the channels section (default all).
+        fn channels_limit(limit: usize) => |c| c.channels_limit(limit);
+        /// Rows of the streams section (default all).
+        fn streams_limit(limit: usize) => |c| c.streams_limit(limit);
+        /// Rows of the futures section (default all).
+        fn futures_limit(limit: usize) => |c| c.futures_limit(limit);
+        /// Rows of the threads view (default 5).
+        fn threads_limit(limit: usize) => |c| c.threads_limit(limit);
+        /// Rows of the rw_locks section (default all).
+        fn rw_locks_limit(limit: usize) => |c| c.rw_locks_limit(limit);
+        /// Rows of the mutexes section (default all).
+        fn mutexes_limit(limit: usize) => |c| c.mutexes_limit(limit);
+        /// Rows of the io section (default all).
+        fn io_limit(limit: usize) => |c| c.io_limit(limit);
+        /// Rows of the sql section (default all).
+        fn sql_limit(limit: usize) => |c| c.sql_limit(limit);
+        /// Rows of the http section (default all).
+        fn http_limit(limit: usize) => |c| c.http_limit(limit);
+        /// Rows of the server section (default all).
+        fn server_limit(limit: usize) => |c| c.server_limit(limit);
+        /// Exactly these sections; `HOTPATH_REPORT` beats it.
+        fn sections(sections: Vec<Section>) => |c| c.sections(sections);
+        /// Every section with data except these.
+        fn sections_exclude(sections: Vec<Section>) => |c| c.sections_exclude(sections);
+        /// Sections in the `HOTPATH_REPORT` grammar: `all`, `auto`, `channels,io`, `auto,-threads`.
+        fn report(spec: &str) => |c| c.report(spec);
+        /// Free-form pairs shown with the report; `HOTPATH_USER_METADATA` adds to them.
+        fn user_metadata(metadata: HashMap<String, String>) => |c| c.user_metadata(metadata);
+        /// Fraction of every instrument's calls whose duration is measured (counts stay exact).
+        fn time_sampling_rate(rate: f64) => |c| c.time_sampling_rate(rate);
+        /// The same for measured functions.
+        fn functions_time_sampling_rate(rate: f64) => |c| c.sampling_rate(Sampled::Functions, rate);
+        /// The same for `mutex!` waits and holds.
+        fn mutexes_time_sampling_rate(rate: f64) => |c| c.sampling_rate(Sampled::Mutexes, rate);
+        /// The same for `rw_lock!` waits and holds.
+        fn rw_locks_time_sampling_rate(rate: f64) => |c| c.sampling_rate(Sampled::RwLocks, rate);
+        /// The same for futures (decided once per call).
+        fn futures_time_sampling_rate(rate: f64) => |c| c.sampling_rate(Sampled::Futures, rate);
+        /// The same for channel latencies.
+        fn channels_time_sampling_rate(rate: f64) => |c| c.sampling_rate(Sampled::Channels, rate);
+        /// The same for `io!` operations.
+        fn io_time_sampling_rate(rate: f64) => |c| c.sampling_rate(Sampled::Io, rate);
+        /// Whether work done while serving an HTTP request also counts for its route
+        /// (default on; `HOTPATH_ROUTE_SCOPE`).
+        fn route_scope(on: bool) => |c| c.route_scope(on);
+    }
+
+    /// Writes the report to this file instead of standard output (a relative path is
+    /// taken from the current directory now); `HOTPATH_OUTPUT_PATH` beats it.
+    #[allow(unused_mut)]
+    pub fn output_path(mut self, path: impl AsRef<Path>) -> Self {
+        #[cfg(feature = "hotpath")]
+        {
+            self.config = self.config.output_path(path);
+        }
+        #[cfg(not(feature = "hotpath"))]
+        let _ = path.as_ref();
+        self
+    }
+
+    /// Runs `f` once, before the final report (its measured calls are counted).
+    #[allow(unused_mut)]
+    pub fn before_shutdown(mut self, f: impl FnOnce() + Send + 'static) -> Self {
+        #[cfg(feature = "hotpath")]
+        {
+            self.config = self.config.before_shutdown(f);
+        }
+        #[cfg(not(feature = "hotpath"))]
+        drop(f);
+        self
+    }
+
+    /// Starts the session; the report is written when the guard is dropped.
+    pub fn build(self) -> HotpathGuard {
+        #[cfg(feature = "hotpath")]
+        {
+            hotpath_live::install();
+            let guard = hotpath_session::MainGuard::start(self.config);
+            HotpathGuard { _session: guard.is_active().then_some(guard) }
+        }
+        #[cfg(not(feature = "hotpath"))]
+        HotpathGuard::default()
+    }
+
+    /// Starts the session in the background: after `duration` (`HOTPATH_SHUTDOWN_MS`
+    /// beats it) the report is written and the process exits with status 0; a zero
+    /// duration keeps the session until the program ends. Returns at once.
+    #[allow(unused_variables)]
+    pub fn build_with_shutdown(self, duration: Duration) {
+        #[cfg(feature = "hotpath")]
+        {
+            hotpath_live::install();
+            hotpath_session::start_with_shutdown(self.config, duration);
+        }
+    }
+}

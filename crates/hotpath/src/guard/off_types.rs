@@ -1,0 +1,86 @@
+//! `Format` and `Section` with the `hotpath` feature off: the same names and variants
+//! as with it on (a test compares them), so code naming them compiles in both modes.
+
+use std::str::FromStr;
+
+/// How the final report is written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Format {
+    /// Human-readable tables (the default).
+    #[default]
+    Table,
+    /// One line of JSON.
+    Json,
+    /// Indented JSON.
+    JsonPretty,
+    /// Nothing is printed.
+    None,
+}
+
+impl FromStr for Format {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "table" => Ok(Self::Table),
+            "json" => Ok(Self::Json),
+            "json-pretty" | "jsonpretty" => Ok(Self::JsonPretty),
+            "none" => Ok(Self::None),
+            _ => Err(format!("unknown format {s:?}; expected table, json, json-pretty or none")),
+        }
+    }
+}
+
+macro_rules! sections {
+    ($($variant:ident => $name:literal,)*) => {
+        /// One section of the report.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
+        pub enum Section {
+            $(
+                #[doc = concat!("`", $name, "`")]
+                $variant,
+            )*
+        }
+
+        impl Section {
+            /// Every section, in report order.
+            pub fn all() -> Vec<Section> {
+                vec![$(Section::$variant),*]
+            }
+
+            /// Name in reports and in `HOTPATH_REPORT`.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Section::$variant => $name,)*
+                }
+            }
+        }
+    };
+}
+
+sections! {
+    FunctionsTiming => "functions-timing",
+    FunctionsAlloc => "functions-alloc",
+    FunctionsCpu => "functions-cpu",
+    Channels => "channels",
+    Streams => "streams",
+    Futures => "futures",
+    Mutexes => "mutexes",
+    RwLocks => "rw_locks",
+    Threads => "threads",
+    TokioRuntime => "tokio_runtime",
+    Io => "io",
+    Debug => "debug",
+}
+
+impl FromStr for Section {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let s = s.trim();
+        Section::all()
+            .into_iter()
+            .find(|x| x.name() == s || x.name().replace('-', "_") == s)
+            .ok_or_else(|| format!("unknown section {s:?}"))
+    }
+}
