@@ -21,6 +21,8 @@ use std::time::{Duration, Instant};
 pub(crate) use negative::total as negative_intervals;
 
 static USE_TSC: AtomicBool = AtomicBool::new(false);
+/// Set under Callgrind (`freeze`): every reading is the same tick.
+static FROZEN: AtomicBool = AtomicBool::new(false);
 static ANCHOR: OnceLock<Anchor> = OnceLock::new();
 
 struct Anchor {
@@ -43,7 +45,19 @@ pub(crate) fn now() -> u64 {
 
 #[inline(never)]
 fn fallback_now() -> u64 {
+    if FROZEN.load(Relaxed) {
+        return 1;
+    }
     ANCHOR.get().map_or(0, |a| a.instant.elapsed().as_nanos() as u64)
+}
+
+/// Stops the clock: from now on every reading is the same tick, so durations are 0
+/// and nothing recorded depends on time. Under Callgrind, where instructions are
+/// counted instead, reading time would make those counts vary from run to run.
+#[cfg(feature = "icount")]
+pub(crate) fn freeze() {
+    FROZEN.store(true, Relaxed);
+    USE_TSC.store(false, Relaxed);
 }
 
 /// `end - start` in ticks. An interval whose end reads before its start (clock reads
@@ -120,9 +134,11 @@ fn kernel_clocksource() -> Kernel<String> {
     Kernel::Unchecked
 }
 
-/// Name of the clock source, for the report: `tsc` or `monotonic`.
+/// Name of the clock source, for the report: `tsc`, `monotonic`, or `frozen` under Callgrind.
 pub fn source() -> &'static str {
-    if USE_TSC.load(Relaxed) {
+    if FROZEN.load(Relaxed) {
+        "frozen"
+    } else if USE_TSC.load(Relaxed) {
         "tsc"
     } else {
         "monotonic"
@@ -131,6 +147,9 @@ pub fn source() -> &'static str {
 
 /// Why [`source`] was chosen, in a few words (empty before profiling starts).
 pub fn reason() -> &'static str {
+    if FROZEN.load(Relaxed) {
+        return "running under Callgrind: instructions are counted, durations are not measured";
+    }
     ANCHOR.get().map_or("", |a| a.reason.as_str())
 }
 

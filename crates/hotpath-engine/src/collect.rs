@@ -18,10 +18,20 @@ pub fn start(options: &Options) {
         crate::sampling::set_rate(kind, options.time_sampling[kind as usize]);
     }
     services::configure(options);
+    // Under Callgrind the samplers stay off: what they run would be counted too.
+    #[cfg(feature = "icount")]
+    let counting = crate::icount::start(options);
+    #[cfg(not(feature = "icount"))]
+    let counting = false;
     #[cfg(feature = "cpu")]
-    crate::cpu::start(options);
+    if !counting {
+        crate::cpu::start(options);
+    }
     #[cfg(feature = "threads")]
-    crate::threads::start(std::time::Duration::from_millis(options.threads_interval_ms), crate::os::current_tid());
+    if !counting {
+        crate::threads::start(std::time::Duration::from_millis(options.threads_interval_ms), crate::os::current_tid());
+    }
+    let _ = counting;
     #[cfg(feature = "tokio")]
     crate::tokio_runtime::start(std::time::Duration::from_millis(options.tokio_runtime_interval_ms));
     // Last: log times count from here, as close as possible to the session's start.
@@ -96,20 +106,29 @@ pub fn collect(
     #[cfg(not(all(feature = "cpu", target_os = "linux")))]
     let _ = (moment, started_unix_ms, wall_ns);
     for def in SECTIONS.iter().filter(|d| wanted(d.section)) {
-        collect_one(report, def.section, &sources);
+        collect_one(report, def.section, &sources, moment);
     }
+    // Under Callgrind: no timing section; at the end, HOTPATH_MERGE_REPORT.
+    #[cfg(feature = "icount")]
+    crate::icount::finish(report, options, moment == Moment::Final);
 }
 
 /// The collector of one section. The match is exhaustive: a section added to the
 /// model's table does not compile until it says how it is collected here.
-fn collect_one(report: &mut Report, section: Section, s: &Sources<'_>) {
+fn collect_one(report: &mut Report, section: Section, s: &Sources<'_>, moment: Moment) {
     let (totals, ratio, options) = (&s.totals, s.ratio, s.options);
+    #[cfg(not(feature = "icount"))]
+    let _ = moment;
     match section {
         Section::FunctionsTiming => report.functions_timing = functions::section(&s.named, ratio, options),
         #[cfg(feature = "alloc")]
         Section::FunctionsAlloc => report.functions_alloc = crate::alloc::section(&s.named, options),
         #[cfg(all(feature = "cpu", target_os = "linux"))]
         Section::FunctionsCpu => report.functions_cpu = crate::cpu::section(options),
+        #[cfg(feature = "icount")]
+        Section::FunctionsIcount => {
+            report.functions_icount = crate::icount::section(totals, options, moment == Moment::Final)
+        }
         Section::Futures => report.futures = crate::futures::section(totals, ratio, options),
         Section::Streams => report.streams = crate::streams::section(&s.metrics, ratio, options),
         Section::Channels => report.channels = crate::channels::section(&s.metrics, ratio, options),

@@ -24,6 +24,8 @@ mod entries;
 mod functions;
 mod futures;
 mod histogram;
+#[cfg(feature = "icount")]
+mod icount;
 mod io;
 pub mod locks;
 pub mod memory;
@@ -68,6 +70,8 @@ pub use functions::{
     future_logged, log_value, logs, logs_named, DynSites, FnGuard, FnSite, LoggedFuture, MeasuredFuture, SiteName,
 };
 pub use hotpath_model as model;
+#[cfg(feature = "icount")]
+pub use icount::Marked;
 pub use io::{io_unwrap, Io, IoEntry, IoSite};
 pub use locks::{mutex, rw_lock, InstrumentMutex, InstrumentRwLock, MutexSite, RwLockSite};
 pub use memory::profiler_bytes;
@@ -93,6 +97,15 @@ pub fn sample_tokio_runtimes() {
 /// CPUs whose counters disagree), recorded as 0, summed over every thread so far.
 pub fn negative_intervals() -> u64 {
     clock::negative_intervals()
+}
+
+/// True when the program runs under Valgrind (instruction counting, `icount`
+/// feature): the live server stays off there. Always false without the feature.
+pub fn under_valgrind() -> bool {
+    #[cfg(feature = "icount")]
+    return icount::under_valgrind();
+    #[cfg(not(feature = "icount"))]
+    false
 }
 
 /// Threads that currently hold a recorder (exited threads are folded and freed).

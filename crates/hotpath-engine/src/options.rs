@@ -102,6 +102,12 @@ pub struct Options {
     pub route_scope: bool,
     /// Keep each SQL row's first raw statement, literals included (`HOTPATH_SQL_RAW_LOGS`).
     pub sql_raw_logs: bool,
+    /// Callgrind's `--callgrind-out-file` template (`HOTPATH_CALLGRIND_OUT_FILE`); `None`
+    /// is Callgrind's default, `callgrind.out.%p`.
+    pub callgrind_out_file: Option<String>,
+    /// A native run's JSON report that a Callgrind run adds its instruction counts to
+    /// (`HOTPATH_MERGE_REPORT`).
+    pub merge_report: Option<PathBuf>,
 }
 
 impl Default for Options {
@@ -123,6 +129,8 @@ impl Default for Options {
             show_internal_threads: false,
             route_scope: true,
             sql_raw_logs: false,
+            callgrind_out_file: None,
+            merge_report: None,
         }
     }
 }

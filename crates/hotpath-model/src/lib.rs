@@ -42,6 +42,7 @@ pub use sections::channels::{ChannelRow, Channels};
 pub use sections::debug::{DbgRow, DebugLog, DebugLogs, DebugRow, DebugTrackers, GaugeRow, TrackerKind, ValRow};
 pub use sections::functions_alloc::{FunctionAlloc, FunctionsAlloc};
 pub use sections::functions_cpu::{FunctionCpu, FunctionsCpu};
+pub use sections::functions_icount::{FunctionIcount, FunctionsIcount};
 pub use sections::functions_timing::{FunctionTiming, FunctionsTiming};
 pub use sections::futures::{FutureRow, Futures};
 pub use sections::http::{Http, HttpRow};

@@ -8,6 +8,7 @@ use crate::sections::channels::Channels;
 use crate::sections::debug::DebugTrackers;
 use crate::sections::functions_alloc::FunctionsAlloc;
 use crate::sections::functions_cpu::FunctionsCpu;
+use crate::sections::functions_icount::FunctionsIcount;
 use crate::sections::functions_timing::FunctionsTiming;
 use crate::sections::futures::Futures;
 use crate::sections::http::Http;
@@ -39,6 +40,10 @@ section_table! {
     FunctionsCpu => functions_cpu: FunctionsCpu, "functions-cpu", "CPU", Functions, compared: false,
         about: "sampled CPU time of measured functions, self and inclusive",
         absent: "CPU sampling is off (hotpath-cpu feature) or no sample was taken yet";
+    /// Instructions of measured functions under Callgrind (`hotpath-callgrind`).
+    FunctionsIcount => functions_icount: FunctionsIcount, "functions-icount", "Instructions", Functions, compared: true,
+        about: "instructions executed per call of measured functions, under valgrind --tool=callgrind",
+        absent: "instruction counting is off (hotpath-callgrind feature) or the program is not running under Callgrind";
     /// `channel!` sites.
     Channels => channels: Channels, "channels", "Channels", DataFlow, compared: true,
         about: "messages, queue length, blocked senders and latency of channels",

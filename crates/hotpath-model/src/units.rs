@@ -26,6 +26,9 @@ pub enum Unit {
     Percent,
     /// Any other fractional value: a share, a ratio or a level (`time_sampling_rate`).
     Ratio,
+    /// Instructions executed, Callgrind's `Ir` event (`ir`, `self_ir`, `ir_per_call`):
+    /// exact and deterministic, unlike durations.
+    Instructions,
 }
 
 /// Fields that identify or locate something rather than measure it.
@@ -62,6 +65,7 @@ impl Unit {
             Unit::PerSecond => format_per_second(value),
             Unit::BytesPerSecond => format!("{}/s", format_bytes(value.round() as u64)),
             Unit::Percent => format!("{value:.1}%"),
+            Unit::Instructions => format!("{} Ir", format_count(value.round() as u64)),
         }
     }
 
@@ -77,6 +81,7 @@ impl Unit {
             Unit::BytesPerSecond => "bytes_per_second",
             Unit::Percent => "percent",
             Unit::Ratio => "ratio",
+            Unit::Instructions => "instructions",
         }
     }
 }
@@ -109,7 +114,10 @@ fn by_name(field: &str) -> Option<Unit> {
     let per_second = words.windows(2).any(|p| p[0] == "per" && matches!(p[1], "s" | "sec" | "second"));
     // A sampling rate is the fraction of operations sampled, not a throughput.
     let rate = (has("rate") && !has("sampling")) || has("throughput");
-    if per_second || rate {
+    if has("ir") || has("instructions") {
+        // First: `ir_per_call` is an instruction count per call, not a rate.
+        Some(Unit::Instructions)
+    } else if per_second || rate {
         // Before bytes and durations: `read_bytes_per_s` is a throughput.
         Some(if has("bytes") { Unit::BytesPerSecond } else { Unit::PerSecond })
     } else if matches!(words.last(), Some(&"percent") | Some(&"pct")) {
@@ -156,6 +164,11 @@ mod tests {
         assert_eq!(Unit::of_field("unwind_ns_per_sample", None, true), Some(Unit::Nanoseconds));
         assert_eq!(Unit::of_field("avg_ns", Some("wait"), true), Some(Unit::Nanoseconds));
         assert_eq!(Unit::of_field("acquisitions", Some("lock"), true), Some(Unit::Count));
+        assert_eq!(Unit::of_field("ir", None, true), Some(Unit::Instructions));
+        assert_eq!(Unit::of_field("self_ir", None, true), Some(Unit::Instructions));
+        assert_eq!(Unit::of_field("ir_per_call", None, true), Some(Unit::Instructions));
+        assert_eq!(Unit::of_field("program_ir", None, true), Some(Unit::Instructions));
+        assert_eq!(Unit::of_field("first", None, true), Some(Unit::Count));
     }
 
     #[test]
@@ -181,5 +194,6 @@ mod tests {
         assert_eq!(Unit::Percent.format(98.25), "98.2%");
         assert_eq!(Unit::Ratio.format(0.25), "0.25");
         assert_eq!(Unit::Ratio.format(f64::NAN), "NaN");
+        assert_eq!(Unit::Instructions.format(1_234_567.0), "1,234,567 Ir");
     }
 }

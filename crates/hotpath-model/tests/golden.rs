@@ -5,9 +5,10 @@
 
 use hotpath_model::{
     AllocTotals, ChannelRow, Channels, DbgRow, DebugRow, DebugTrackers, DurationStats, FunctionAlloc, FunctionCpu,
-    FunctionTiming, FunctionsAlloc, FunctionsCpu, FunctionsTiming, FutureRow, Futures, GaugeRow, IoControl, IoRow,
-    IoSection, IoTransfer, LockTiming, MutexRow, Mutexes, Percentiles, Report, RwLockRow, RwLocks, StreamRow, Streams,
-    ThreadRow, Threads, TokioFlag, TokioPoint, TokioRuntime, TokioRuntimes, TokioWorker, ValRow, SCHEMA_VERSION,
+    FunctionIcount, FunctionTiming, FunctionsAlloc, FunctionsCpu, FunctionsIcount, FunctionsTiming, FutureRow, Futures,
+    GaugeRow, IoControl, IoRow, IoSection, IoTransfer, LockTiming, MutexRow, Mutexes, Percentiles, Report, RwLockRow,
+    RwLocks, StreamRow, Streams, ThreadRow, Threads, TokioFlag, TokioPoint, TokioRuntime, TokioRuntimes, TokioWorker,
+    ValRow, SCHEMA_VERSION,
 };
 
 fn durations(count: u64, avg: u64, p: [u64; 3]) -> DurationStats {
@@ -223,6 +224,23 @@ fn sample() -> Report {
     cpu.total_functions = 3;
     cpu.rows = vec![cpu_row];
     report.functions_cpu = Some(cpu);
+
+    let mut icount_row = FunctionIcount::default();
+    icount_row.name = "demo::parse".into();
+    icount_row.file = "examples/demo.rs".into();
+    icount_row.line = 42;
+    icount_row.calls = 1000;
+    icount_row.ir = 4_812_000;
+    icount_row.ir_per_call = 4_812;
+    icount_row.self_ir = 3_950_000;
+    let mut icount = FunctionsIcount::default();
+    icount.tool = "callgrind-3.19.0".into();
+    icount.dump_file = "/work/demo/callgrind.out.4242.1".into();
+    icount.program_ir = 19_370_551;
+    icount.total_functions = 7;
+    icount.uncounted = vec!["load: its body cannot run in a marker function (a block with return, ?, break or continue, or a function that never returns)".into()];
+    icount.rows = vec![icount_row];
+    report.functions_icount = Some(icount);
 
     let mut thread = ThreadRow::default();
     thread.name = "worker-1".into();

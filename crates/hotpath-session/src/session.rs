@@ -90,7 +90,11 @@ fn start(main: MainConfig, shutdown: Option<Duration>) -> Option<u64> {
     hotpath_engine::start(&config.options);
     let started_unix_ms = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
     let shutdown = config.shutdown_ms.map(Duration::from_millis).or(shutdown);
-    let server = config.server.clone();
+    let mut server = config.server.clone();
+    // Under Valgrind the program runs tens of times slower: no live server there.
+    if hotpath_engine::under_valgrind() {
+        server.enabled = false;
+    }
     let before_shutdown = main.shutdown_hook();
     *slot = Some(Arc::new(Session { id, config, started: Instant::now(), started_unix_ms, warnings, before_shutdown }));
     drop(slot);

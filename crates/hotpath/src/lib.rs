@@ -385,6 +385,8 @@ pub mod __private {
     pub use hotpath_engine::sample_threads;
     #[cfg(feature = "hotpath-alloc")]
     pub use hotpath_engine::CountingAllocator;
+    #[cfg(feature = "hotpath-callgrind")]
+    pub use hotpath_engine::Marked;
     pub use hotpath_engine::{
         channel, channel_logged, future_logged, live_threads, log_value, logs, logs_named, model, mutex,
         profiler_bytes, rw_lock, stream, stream_logged, ChannelSite, DynSites, FnGuard, FnSite, Io, IoSite,

@@ -45,6 +45,10 @@ fn produced() -> Vec<&'static str> {
     if cfg!(feature = "threads") {
         sections.push("threads");
     }
+    // Natively the instruction-count section is a note saying it needs Callgrind.
+    if cfg!(feature = "hotpath-callgrind") {
+        sections.push("functions_icount");
+    }
     sections
 }
 

@@ -19,6 +19,9 @@ pub(crate) enum Kind {
     Bytes,
     /// Event counts (calls, allocations, polls, errors). Exact; higher is worse.
     Count,
+    /// Instructions executed (Callgrind `Ir`). Exact and deterministic, with a
+    /// threshold of their own (`--icount-threshold`); higher is worse.
+    Instructions,
 }
 
 impl Kind {
@@ -28,6 +31,7 @@ impl Kind {
             Unit::PerSecond | Unit::BytesPerSecond => Self::Rate,
             Unit::Bytes => Self::Bytes,
             Unit::Count => Self::Count,
+            Unit::Instructions => Self::Instructions,
             // Percent, Ratio, and any unit added later: a noisy level.
             _ => Self::Level,
         }
@@ -55,6 +59,8 @@ mod tests {
         assert_eq!(Kind::of(Unit::Percent), Kind::Level);
         assert_eq!(Kind::of(Unit::Ratio), Kind::Level);
         assert_eq!(Kind::of(Unit::Bytes), Kind::Bytes);
+        assert_eq!(Kind::of(Unit::Instructions), Kind::Instructions);
+        assert!(!Kind::Instructions.is_statistical() && Kind::Instructions.higher_is_worse());
         assert!(Kind::Duration.higher_is_worse() && Kind::Bytes.higher_is_worse());
         assert!(!Kind::Rate.higher_is_worse());
         assert!(Kind::Duration.is_statistical() && !Kind::Bytes.is_statistical() && !Kind::Count.is_statistical());

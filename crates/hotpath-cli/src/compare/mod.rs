@@ -10,6 +10,7 @@
 mod diff;
 mod generic;
 mod git;
+mod icount;
 mod inputs;
 mod kind;
 mod notes;
@@ -57,9 +58,14 @@ pub(crate) enum Format {
                   futures).\n\n\
                   Exit status: 0 no regression (or regressions without --fail-on-regression), \
                   1 regression with --fail-on-regression, 2 usage or input error.\n\n\
+                  Instruction counts (functions_icount, from a program built with hotpath-callgrind and run \
+                  under valgrind --tool=callgrind) are exact: any change beyond --icount-threshold is a \
+                  regression or an improvement, from one run per side. --git --valgrind runs each side once \
+                  under Callgrind and compares only them.\n\n\
                   Examples:\n  hotpath compare base.json head.json\n  \
                   hotpath compare 'base/*.json' 'head/*.json' --format markdown\n  \
-                  hotpath compare --git main HEAD --runs 5 -- cargo run --release --features hotpath")]
+                  hotpath compare --git main HEAD --runs 5 -- cargo run --release --features hotpath\n  \
+                  hotpath compare --git main HEAD --valgrind -- cargo run --release --features hotpath-callgrind")]
 pub(crate) struct Args {
     /// Base reports: a JSON report, a directory of them, or a quoted glob ('base/*.json').
     #[arg(required_unless_present = "git", conflicts_with = "git")]
@@ -74,6 +80,11 @@ pub(crate) struct Args {
     /// With --git: runs per commit [default: 5]. A tested timing verdict needs 4 or more.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000), requires = "git")]
     runs: Option<u32>,
+    /// With --git: run each side once under `valgrind --tool=callgrind` and compare its
+    /// instruction counts only (the program needs the hotpath-callgrind feature). A
+    /// `cargo` command runs the program through Valgrind as its target runner.
+    #[arg(long, requires = "git", conflicts_with = "runs")]
+    valgrind: bool,
     /// With --git: keep the reports in DIR (base-01.json, head-01.json, ...).
     #[arg(long, value_name = "DIR", requires = "git")]
     reports_dir: Option<PathBuf>,
@@ -95,6 +106,9 @@ pub(crate) struct Args {
     /// Smallest change, in percent, that counts as a regression or an improvement.
     #[arg(long, default_value_t = 10.0, value_name = "PERCENT")]
     threshold: f64,
+    /// Smallest change of an instruction count that counts, in percent (`1%` or `1`).
+    #[arg(long, default_value = "1%", value_name = "PERCENT", value_parser = icount::percent)]
+    icount_threshold: f64,
     /// Significance level of the timing test (Mann-Whitney U, two-sided).
     #[arg(long, default_value_t = 0.05)]
     alpha: f64,
@@ -115,19 +129,27 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
     if !(args.alpha > 0.0 && args.alpha < 1.0) {
         bail!("--alpha {} is not a significance level (between 0 and 1)", args.alpha);
     }
-    let settings = Settings { threshold_pct: args.threshold, alpha: args.alpha };
+    let settings =
+        Settings { threshold_pct: args.threshold, alpha: args.alpha, icount_threshold_pct: args.icount_threshold };
     let (base, head) = match (&args.git, &args.base, &args.head) {
         (Some(refs), _, _) => {
             let options = git::Options {
                 base_ref: refs[0].clone(),
                 head_ref: refs[1].clone(),
-                runs: args.runs.unwrap_or(DEFAULT_RUNS) as usize,
+                // Instruction counts are exact: one run per side says all.
+                runs: if args.valgrind { 1 } else { args.runs.unwrap_or(DEFAULT_RUNS) as usize },
                 command: args.command.clone(),
                 reports_dir: args.reports_dir.clone(),
                 target_dir: args.target_dir.clone(),
                 max_bytes: args.input.max_bytes(),
+                valgrind: args.valgrind,
             };
-            git::run(&options)?
+            let (mut base, mut head) = git::run(&options)?;
+            if args.valgrind {
+                icount::only_icount(&mut base)?;
+                icount::only_icount(&mut head)?;
+            }
+            (base, head)
         }
         (None, Some(base), Some(head)) => {
             let max = args.input.max_bytes();

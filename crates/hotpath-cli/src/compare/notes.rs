@@ -1,6 +1,7 @@
 //! Caveats printed above a comparison: what the verdicts can and cannot mean for
 //! the runs given, and what the output holds that the reports do not name.
 
+use super::kind::Kind;
 use super::samples::RUN_SECTION;
 use super::side::Side;
 use super::stats::min_p_value;
@@ -13,7 +14,9 @@ pub(crate) const RUN_NOTE: &str = "section 'run' is no report section: it is the
 pub(crate) fn notes(base: &Side, head: &Side, settings: Settings) -> Vec<String> {
     let mut out = Vec::new();
     let threshold = settings.threshold_pct;
-    if base.runs == 1 || head.runs == 1 {
+    if only_exact(base) && only_exact(head) {
+        // Instruction counts only (--valgrind): nothing needs a test, one run says all.
+    } else if base.runs == 1 || head.runs == 1 {
         out.push(format!(
             "single run: {} base and {} head run(s), so timings, rates and levels cannot be tested: a change \
              beyond the {threshold}% threshold is 'inconclusive', never 'regressed' (counts and bytes are still \
@@ -60,6 +63,15 @@ pub(crate) fn notes(base: &Side, head: &Side, settings: Settings) -> Vec<String>
     out
 }
 
+/// True when the side has values and none of them needs a statistical test.
+fn only_exact(side: &Side) -> bool {
+    !side.sections.is_empty()
+        && side
+            .sections
+            .values()
+            .all(|s| (0..s.metrics.len() as u32).all(|i| !Kind::of(s.metrics.get(i).unit).is_statistical()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -69,7 +81,7 @@ mod tests {
         Side::new("x", vec![], vec![RunSamples::default(); runs])
     }
 
-    const S: Settings = Settings { threshold_pct: 10.0, alpha: 0.05 };
+    const S: Settings = Settings { threshold_pct: 10.0, alpha: 0.05, icount_threshold_pct: 1.0 };
 
     #[test]
     fn says_when_runs_are_too_few_for_the_test() {
@@ -81,6 +93,13 @@ mod tests {
             "{three:?}"
         );
         assert!(notes(&side(5), &side(5), S).is_empty());
+        // Instruction counts alone need no second run.
+        let mut run = RunSamples::default();
+        let mut icount = Section::default();
+        icount.push("app::f", "ir", "ir", hotpath_model::Unit::Instructions, 10.0);
+        run.sections.insert("functions_icount".into(), icount);
+        let counted = Side::new("x", vec![], vec![run]);
+        assert!(notes(&counted, &counted, S).is_empty());
     }
 
     #[test]

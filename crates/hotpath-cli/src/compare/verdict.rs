@@ -24,6 +24,8 @@ pub(crate) struct Settings {
     pub(crate) threshold_pct: f64,
     /// Significance level of the test.
     pub(crate) alpha: f64,
+    /// Smallest relative change of an instruction count that counts, in percent.
+    pub(crate) icount_threshold_pct: f64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -115,7 +117,8 @@ pub(crate) fn judge(kind: Kind, base: &[f64], head: &[f64], settings: Settings, 
     let change_pct =
         if b.median == 0.0 { (h.median == 0.0).then_some(0.0) } else { Some((h.median - b.median) / b.median * 100.0) };
     let changed = h.median != b.median;
-    let beyond = change_pct.is_none_or(|c| c.abs() > settings.threshold_pct);
+    let threshold = if kind == Kind::Instructions { settings.icount_threshold_pct } else { settings.threshold_pct };
+    let beyond = change_pct.is_none_or(|c| c.abs() > threshold);
     let direction =
         if (h.median > b.median) == kind.higher_is_worse() { Verdict::Regressed } else { Verdict::Improved };
     let (method, p_value, verdict) = if !kind.is_statistical() {
@@ -151,7 +154,7 @@ pub(crate) fn judge(kind: Kind, base: &[f64], head: &[f64], settings: Settings, 
 mod tests {
     use super::*;
 
-    const S: Settings = Settings { threshold_pct: 10.0, alpha: 0.05 };
+    const S: Settings = Settings { threshold_pct: 10.0, alpha: 0.05, icount_threshold_pct: 1.0 };
 
     fn verdict(kind: Kind, base: &[f64], head: &[f64]) -> Judgement {
         judge(kind, base, head, S, &mut MannWhitney::default())
@@ -167,6 +170,17 @@ mod tests {
         // From nothing to something is beyond any threshold.
         let j = verdict(Kind::Bytes, &[0.0], &[16.0]);
         assert_eq!((j.verdict, j.change_pct), (Verdict::Regressed, None));
+    }
+
+    #[test]
+    fn instruction_counts_are_exact_with_their_own_threshold() {
+        let j = verdict(Kind::Instructions, &[100_000.0], &[100_900.0]);
+        assert_eq!((j.verdict, j.method), (Verdict::WithinThreshold, Method::Exact));
+        assert_eq!(verdict(Kind::Instructions, &[100_000.0], &[101_100.0]).verdict, Verdict::Regressed);
+        assert_eq!(verdict(Kind::Instructions, &[100_000.0], &[98_000.0]).verdict, Verdict::Improved);
+        assert_eq!(verdict(Kind::Instructions, &[100_000.0], &[100_000.0]).verdict, Verdict::Unchanged);
+        // A count change of 5% is within the general threshold of 10%.
+        assert_eq!(verdict(Kind::Count, &[100.0], &[105.0]).verdict, Verdict::WithinThreshold);
     }
 
     #[test]

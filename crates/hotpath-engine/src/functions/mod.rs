@@ -38,7 +38,7 @@ pub use logged_future::{future_logged, LoggedFuture};
 pub(crate) use metric::{collect as collect_metrics, count_metric, record_metric, reset as reset_metrics, Metric};
 pub(crate) use recorder::{close_window, collect, live_threads, open_window, reset};
 pub(crate) use section::{named, section, select, Named};
-#[cfg(all(feature = "cpu", target_os = "linux"))]
+#[cfg(any(all(feature = "cpu", target_os = "linux"), feature = "icount"))]
 pub(crate) use site::registered as registered_sites;
 pub(crate) use site::SiteKind;
 pub use site::{FnSite, SiteName};

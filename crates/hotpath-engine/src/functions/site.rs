@@ -35,6 +35,10 @@ pub struct FnSite {
     kind: SiteKind,
     /// Where `log = true` keeps the site's last values.
     logs: LogSlot,
+    /// `hotpath-callgrind`: the tag of the marker function the body runs in; empty
+    /// when the body could not be wrapped. `None` without the feature.
+    #[cfg_attr(not(feature = "icount"), allow(dead_code))]
+    icount: Option<&'static str>,
 }
 
 /// Registered sites in id order; index 0 is unused so that id 0 means "unregistered".
@@ -43,12 +47,37 @@ static SITES: Mutex<Vec<&'static FnSite>> = Mutex::new(Vec::new());
 impl FnSite {
     /// A site; `const` so the macros can place it in a `static`.
     pub const fn new(name: SiteName, file: &'static str, line: u32, is_async: bool) -> Self {
-        Self { id: AtomicU32::new(0), name, file, line, is_async, kind: SiteKind::Function, logs: LogSlot::new() }
+        Self {
+            id: AtomicU32::new(0),
+            name,
+            file,
+            line,
+            is_async,
+            kind: SiteKind::Function,
+            logs: LogSlot::new(),
+            icount: None,
+        }
+    }
+
+    /// The same site, whose body runs inside the marker function `__hotpath_cg_<tag>`
+    /// (`hotpath-callgrind`); an empty tag says the body could not be wrapped.
+    pub const fn icount(mut self, tag: &'static str) -> Self {
+        self.icount = Some(tag);
+        self
     }
 
     /// The site of a `future!`, reported in the futures section only.
     pub const fn future(name: SiteName, file: &'static str, line: u32) -> Self {
-        Self { id: AtomicU32::new(0), name, file, line, is_async: true, kind: SiteKind::Future, logs: LogSlot::new() }
+        Self {
+            id: AtomicU32::new(0),
+            name,
+            file,
+            line,
+            is_async: true,
+            kind: SiteKind::Future,
+            logs: LogSlot::new(),
+            icount: None,
+        }
     }
 
     /// The site's id, registering it on first use.
@@ -116,6 +145,11 @@ impl FnSite {
 
     pub(crate) fn logs(&self) -> &LogSlot {
         &self.logs
+    }
+
+    #[cfg(feature = "icount")]
+    pub(crate) fn icount_tag(&self) -> Option<&'static str> {
+        self.icount
     }
 }
 

@@ -13,7 +13,8 @@ use syn::spanned::Spanned;
 use syn::visit::Visit;
 use syn::{Attribute, Block, ImplItem, Item, ReturnType, Signature, Type};
 
-use super::site::{log_value, site_static, Kind, Name};
+use super::marked::{self, Marked};
+use super::site::{log_value, site_static_with, Kind, Name};
 use crate::spec::MeasureArgs;
 
 pub(crate) fn measure(args: &MeasureArgs, item: TokenStream) -> TokenStream {
@@ -82,13 +83,13 @@ fn instrument(sig: &Signature, block: &mut Block, args: &MeasureArgs) -> syn::Re
     let span = sig.ident.span();
     let is_async = sig.asyncness.is_some();
     let function = sig.ident.to_string();
+    let marker_name = args.label.clone().unwrap_or_else(|| function.clone());
     let name = match (&args.label, &args.impl_type) {
         (Some(label), _) => Name::Label(label),
         (None, Some(ty)) => Name::Typed { ty, function },
         (None, None) => Name::Path,
     };
     let kind = if args.future_only && is_async { Kind::Future } else { Kind::Function { is_async } };
-    let site = site_static(&name, kind, span);
     let stmts = std::mem::take(&mut block.stmts);
     let ret_span = match &sig.output {
         ReturnType::Type(_, ty) => ty.span(),
@@ -98,36 +99,44 @@ fn instrument(sig: &Signature, block: &mut Block, args: &MeasureArgs) -> syn::Re
         .then(|| log_value(quote! { &__HOTPATH_SITE }, quote! { __hotpath_value }, args.log_if_debug, ret_span));
     let body = if is_async {
         let pin_output = fake_return(&sig.output);
-        let measured = quote_spanned! {span=>
-            ::hotpath::__private::MeasuredFuture::new(&__HOTPATH_SITE, async move {
+        let inner = quote_spanned! {span=>
+            async move {
                 #pin_output
                 #(#stmts)*
-            })
-            .await
+            }
+        };
+        let Marked { suffix, marker, run } = marked::async_fn(&marker_name, span, inner);
+        let site = site_static_with(&name, kind, span, suffix);
+        let measured = quote_spanned! {span=>
+            ::hotpath::__private::MeasuredFuture::new(&__HOTPATH_SITE, #run).await
         };
         match log {
-            None => quote! { #site #measured },
+            None => quote! { #site #marker #measured },
             Some(log) => quote! {
                 #site
+                #marker
                 let __hotpath_value = #measured;
                 #log
                 __hotpath_value
             },
         }
     } else {
+        let Marked { suffix, marker, run } = marked::sync_fn(&sig.output, &marker_name, span, quote! { #(#stmts)* });
+        let site = site_static_with(&name, kind, span, suffix);
         let guard = quote_spanned! {span=>
             let __hotpath_guard = ::hotpath::__private::FnGuard::enter(&__HOTPATH_SITE);
         };
         match log {
-            None => quote! { #site #guard #(#stmts)* },
+            None => quote! { #site #guard #marker #run },
             Some(log) => {
                 let ret = closure_return(&sig.output);
                 quote! {
                     #site
                     #guard
+                    #marker
                     // Called once, so the body may move out of its captures and return
                     // references borrowed from the arguments.
-                    let __hotpath_value = ::hotpath::__private::call_once(move || #ret { #(#stmts)* });
+                    let __hotpath_value = ::hotpath::__private::call_once(move || #ret { #run });
                     #log
                     __hotpath_value
                 }

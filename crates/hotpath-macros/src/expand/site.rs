@@ -25,6 +25,11 @@ pub(crate) enum Kind {
 
 /// `static __HOTPATH_SITE: FnSite = ...;`, registered once on first use.
 pub(crate) fn site_static(name: &Name<'_>, kind: Kind, span: Span) -> TokenStream {
+    site_static_with(name, kind, span, TokenStream::new())
+}
+
+/// The same, with `suffix` appended to the constructor (`.icount(tag)`, `marked.rs`).
+pub(crate) fn site_static_with(name: &Name<'_>, kind: Kind, span: Span, suffix: TokenStream) -> TokenStream {
     let name = match name {
         Name::Label(label) => quote! { ::hotpath::__private::SiteName::Label(#label) },
         Name::Typed { ty, function } => quote! {
@@ -44,7 +49,7 @@ pub(crate) fn site_static(name: &Name<'_>, kind: Kind, span: Span) -> TokenStrea
         Kind::Future => quote! { ::hotpath::__private::FnSite::future(#name, ::core::file!(), ::core::line!()) },
     };
     quote_spanned! {span=>
-        static __HOTPATH_SITE: ::hotpath::__private::FnSite = #constructor;
+        static __HOTPATH_SITE: ::hotpath::__private::FnSite = #constructor #suffix;
     }
 }
 

@@ -5,6 +5,7 @@ pub(crate) mod channels;
 pub(crate) mod debug;
 pub(crate) mod functions_alloc;
 pub(crate) mod functions_cpu;
+pub(crate) mod functions_icount;
 pub(crate) mod functions_timing;
 pub(crate) mod futures;
 pub(crate) mod http;

@@ -115,6 +115,27 @@ const VARIABLES: &[Variable] = &[
         secret: false,
     },
     Variable {
+        name: "HOTPATH_CALLGRIND_OUT_FILE",
+        apply: |c, v| {
+            match text(v)?.trim() {
+                "" => return Err("is empty".into()),
+                t => c.options.callgrind_out_file = Some(t.to_string()),
+            }
+            Ok(())
+        },
+        kept: |c| c.options.callgrind_out_file.clone().unwrap_or_else(|| "callgrind.out.%p".into()),
+        secret: false,
+    },
+    Variable {
+        name: "HOTPATH_MERGE_REPORT",
+        apply: |c, v| {
+            c.options.merge_report = Some(path(v)?);
+            Ok(())
+        },
+        kept: |c| c.options.merge_report.as_ref().map_or("no merge".into(), |p| p.display().to_string()),
+        secret: false,
+    },
+    Variable {
         name: "HOTPATH_TOKIO_RUNTIME_INTERVAL_MS",
         apply: |c, v| {
             let problem = "is not a number of milliseconds in 1..=60000";

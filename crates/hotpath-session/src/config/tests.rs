@@ -248,3 +248,21 @@ fn http_and_sql_settings() {
         ]
     );
 }
+
+#[test]
+fn callgrind_output_and_merge_report() {
+    let vars = [("HOTPATH_CALLGRIND_OUT_FILE", "/tmp/cg.%p"), ("HOTPATH_MERGE_REPORT", "native.json")];
+    let (c, w) = resolve(MainConfig::new("m"), &vars);
+    assert_eq!(c.options.callgrind_out_file.as_deref(), Some("/tmp/cg.%p"));
+    assert_eq!(c.options.merge_report, Some(PathBuf::from("native.json")));
+    assert!(w.is_empty(), "{w:?}");
+    let (c, w) = resolve(MainConfig::new("m"), &[("HOTPATH_CALLGRIND_OUT_FILE", " "), ("HOTPATH_MERGE_REPORT", "")]);
+    assert_eq!((c.options.callgrind_out_file, c.options.merge_report), (None, None));
+    assert_eq!(
+        w,
+        [
+            "HOTPATH_CALLGRIND_OUT_FILE=\" \" is empty; using callgrind.out.%p",
+            "HOTPATH_MERGE_REPORT=\"\" is empty; using no merge"
+        ]
+    );
+}

@@ -19,7 +19,7 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
 
 SECTION_TOOLS = [
-    "functions_timing", "functions_alloc", "functions_cpu", "threads", "io", "channels",
+    "functions_timing", "functions_alloc", "functions_cpu", "functions_icount", "threads", "io", "channels",
     "streams", "futures", "mutexes", "rw_locks", "tokio_runtime", "debug",
 ]
 OTHER_TOOLS = ["function_detail", "hotspots", "mark", "changes_since_mark", "profiler_status", "debug_logs"]

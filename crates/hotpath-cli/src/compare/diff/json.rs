@@ -25,6 +25,7 @@ impl<'a> SideInfo<'a> {
 #[derive(Serialize)]
 struct SettingsInfo {
     threshold_pct: f64,
+    icount_threshold_pct: f64,
     alpha: f64,
     test: &'static str,
 }
@@ -35,8 +36,12 @@ impl Serialize for Comparison<'_> {
         out.serialize_field("compare_version", &COMPARE_VERSION)?;
         out.serialize_field("base", &SideInfo::of(self.base))?;
         out.serialize_field("head", &SideInfo::of(self.head))?;
-        let settings =
-            SettingsInfo { threshold_pct: self.settings.threshold_pct, alpha: self.settings.alpha, test: TEST };
+        let settings = SettingsInfo {
+            threshold_pct: self.settings.threshold_pct,
+            icount_threshold_pct: self.settings.icount_threshold_pct,
+            alpha: self.settings.alpha,
+            test: TEST,
+        };
         out.serialize_field("settings", &settings)?;
         out.serialize_field("notes", &self.notes)?;
         out.serialize_field("summary", &self.summary)?;

@@ -3,7 +3,7 @@ use hotpath_model::Unit;
 use super::*;
 use crate::compare::samples::{RunSamples, Section};
 
-const S: Settings = Settings { threshold_pct: 10.0, alpha: 0.05 };
+const S: Settings = Settings { threshold_pct: 10.0, alpha: 0.05, icount_threshold_pct: 1.0 };
 
 /// One run: section `functions_timing` with rows of (name, avg_ns, alloc_bytes).
 fn run(rows: &[(&str, f64, f64)], truncated: bool) -> RunSamples {

@@ -3,6 +3,7 @@
 //! in ABBA order (base, head, head, base, ...) so that a machine slowly getting
 //! faster or slower affects both sides alike, and reads the reports the runs wrote.
 
+mod callgrind;
 mod repo;
 mod runner;
 
@@ -26,6 +27,8 @@ pub(crate) struct Options {
     pub(crate) target_dir: Option<PathBuf>,
     /// Largest report a run may write, in bytes.
     pub(crate) max_bytes: u64,
+    /// Run the program under `valgrind --tool=callgrind` (`--valgrind`).
+    pub(crate) valgrind: bool,
 }
 
 /// One of the two commits being compared.
@@ -51,6 +54,7 @@ pub(crate) fn run(options: &Options) -> anyhow::Result<(Side, Side)> {
         None => trees.scratch().join("reports"),
     };
     std::fs::create_dir_all(&reports_dir).with_context(|| format!("cannot create {}", reports_dir.display()))?;
+    let callgrind = if options.valgrind { Some(callgrind::Callgrind::prepare(trees.scratch())?) } else { None };
     let target_root = options.target_dir.as_ref().map(|d| cwd.join(d)).unwrap_or_else(|| default_target(&repo, &cwd));
 
     let mut add = |which: &'static str, name: &str, sha: &str| -> anyhow::Result<Commit> {
@@ -76,7 +80,13 @@ pub(crate) fn run(options: &Options) -> anyhow::Result<(Side, Side)> {
             eprintln!("[hotpath] {message}");
         }
         let report = reports_dir.join(format!("{}-{:02}.json", commit.which, n + 1));
-        let run = Run { command: &options.command, dir: &commit.dir, target_dir: &commit.target_dir, report: &report };
+        let run = Run {
+            command: &options.command,
+            dir: &commit.dir,
+            target_dir: &commit.target_dir,
+            report: &report,
+            callgrind: callgrind.as_ref(),
+        };
         run.execute().with_context(|| message.clone())?;
         commit.reports.push(report);
         progress.inc(1);

@@ -6,6 +6,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{bail, Context};
 
+use super::callgrind::Callgrind;
+
 /// Set by the Ctrl-C / SIGTERM handler; checked after every run so that the
 /// worktrees are removed before the process ends.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
@@ -34,6 +36,8 @@ pub(crate) struct Run<'a> {
     pub(crate) target_dir: &'a Path,
     /// File the report is written to.
     pub(crate) report: &'a Path,
+    /// With `--valgrind`: how the program runs under Callgrind.
+    pub(crate) callgrind: Option<&'a Callgrind>,
 }
 
 impl Run<'_> {
@@ -44,9 +48,14 @@ impl Run<'_> {
             std::fs::remove_file(self.report)
                 .with_context(|| format!("cannot remove the old report {}", self.report.display()))?;
         }
-        let (program, args) = self.command.split_first().context("no command given after --")?;
+        let (command, env) = match self.callgrind {
+            Some(callgrind) => callgrind.wrap(self.command),
+            None => (self.command.to_vec(), Vec::new()),
+        };
+        let (program, args) = command.split_first().context("no command given after --")?;
         let out = Command::new(program)
             .args(args)
+            .envs(env)
             .current_dir(self.dir)
             .env("HOTPATH_OUTPUT_FORMAT", "json")
             .env("HOTPATH_OUTPUT_PATH", self.report)
@@ -94,7 +103,7 @@ mod tests {
     fn run_in(dir: &Path, command: &[&str]) -> anyhow::Result<()> {
         let command: Vec<String> = command.iter().map(|s| s.to_string()).collect();
         let report = dir.join("r.json");
-        Run { command: &command, dir, target_dir: dir, report: &report }.execute()
+        Run { command: &command, dir, target_dir: dir, report: &report, callgrind: None }.execute()
     }
 
     #[test]

@@ -18,12 +18,14 @@ pub(crate) fn render(c: &Comparison<'_>, all: bool) -> String {
     out.push_str(&result_text(c));
     out.push_str(".\n\n");
     out.push_str(&format!(
-        "Base {} ({}) vs head {} ({}). Threshold {}%; timing: {TEST} (α = {}); values are medians over runs.\n",
+        "Base {} ({}) vs head {} ({}). Threshold {}% (instruction counts {}%); timing: {TEST} (α = {}); values \
+         are medians over runs.\n",
         code(&c.base.label),
         runs_text(c.base.runs),
         code(&c.head.label),
         runs_text(c.head.runs),
         c.settings.threshold_pct,
+        c.settings.icount_threshold_pct,
         c.settings.alpha
     ));
     for note in &c.notes {

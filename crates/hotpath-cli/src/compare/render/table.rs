@@ -14,8 +14,8 @@ pub(crate) fn render(c: &Comparison<'_>, all: bool) -> String {
     out.push_str(&format!("  base: {}, {}\n", terminal(&c.base.label), runs_text(c.base.runs)));
     out.push_str(&format!("  head: {}, {}\n", terminal(&c.head.label), runs_text(c.head.runs)));
     out.push_str(&format!(
-        "  threshold {}%; timing: {TEST} (alpha {}); values are medians over runs\n",
-        c.settings.threshold_pct, c.settings.alpha
+        "  threshold {}% (instruction counts {}%); timing: {TEST} (alpha {}); values are medians over runs\n",
+        c.settings.threshold_pct, c.settings.icount_threshold_pct, c.settings.alpha
     ));
     for note in &c.notes {
         out.push_str(&format!("note: {}\n", terminal(note)));
