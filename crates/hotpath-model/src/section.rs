@@ -29,7 +29,7 @@ pub enum Tab {
 impl Tab {
     /// Every tab, in the console's order.
     pub const ALL: [Tab; 7] =
-        [Tab::Functions, Tab::DataFlow, Tab::Io, Tab::Services, Tab::Threads, Tab::Tokio, Tab::Debug];
+        [Tab::Functions, Tab::DataFlow, Tab::Io, Tab::Threads, Tab::Tokio, Tab::Services, Tab::Debug];
 
     /// The tab's title.
     pub fn title(self) -> &'static str {

@@ -41,7 +41,7 @@ fn key_action(key: &KeyEvent) -> Option<Action> {
         KeyCode::Char('?') => Action::ToggleHelp,
         KeyCode::Tab => Action::NextTab,
         KeyCode::BackTab => Action::PrevTab,
-        KeyCode::Char(c @ '1'..='5') => Action::Tab(c as usize - '1' as usize),
+        KeyCode::Char(c @ '1'..='9') => Action::Tab(c as usize - '1' as usize),
         KeyCode::Right | KeyCode::Char('l') => Action::NextView,
         KeyCode::Left | KeyCode::Char('h') => Action::PrevView,
         KeyCode::Up | KeyCode::Char('k') => Action::Up,
