@@ -288,6 +288,9 @@ pub use hotpath_macros::rw_lock;
 
 pub mod wrap;
 
+#[cfg(any(feature = "criterion-0-5", feature = "criterion-0-6", feature = "criterion-0-7", feature = "criterion-0-8"))]
+pub mod criterion;
+
 mod guard;
 pub use guard::{Format, HotpathGuard, HotpathGuardBuilder, Section};
 
