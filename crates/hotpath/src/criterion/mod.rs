@@ -1,8 +1,21 @@
 //! A drop-in for `use criterion::...` in a user's Criterion benches that can also
 //! profile one benchmark under hotpath.
 //!
-//! ```ignore
-//! use hotpath::criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+//! ```
+//! use hotpath::criterion::{criterion_group, BatchSize, BenchmarkId, Criterion};
+//!
+//! fn sums(c: &mut Criterion) {
+//!     let mut group = c.benchmark_group("sum");
+//!     for len in [16u64, 256] {
+//!         group.bench_with_input(BenchmarkId::new("vec", len), &len, |b, &len| {
+//!             b.iter_batched(|| vec![1u64; len as usize], |v| v.iter().sum::<u64>(), BatchSize::SmallInput)
+//!         });
+//!     }
+//!     group.finish();
+//! }
+//!
+//! criterion_group!(benches, sums);
+//! // criterion_main!(benches); in a bench file: `main` runs the groups.
 //! ```
 //!
 //! Without `HOTPATH_CRITERION_ITERATIONS` every type forwards to Criterion: same
@@ -19,7 +32,31 @@
 //!
 //! Only what runs a routine exactly N times exists on [`Bencher`] and [`AsyncBencher`]:
 //! anything else Criterion offers there fails to compile rather than profile a
-//! different number of iterations. Features `criterion-0-5` … `criterion-0-8` pick the
+//! different number of iterations. Criterion's deprecated `iter_with_large_setup`, for one:
+//!
+//! ```compile_fail
+//! # use hotpath::criterion::{async_executor::AsyncExecutor, Bencher};
+//! # struct Exec;
+//! # impl AsyncExecutor for Exec {
+//! #     fn block_on<T>(&self, _: impl std::future::Future<Output = T>) -> T { unimplemented!() }
+//! # }
+//! fn bench(b: &mut Bencher) {
+//!     b.to_async(Exec).iter_with_large_setup(|| 1, |x| async move { x });
+//! }
+//! ```
+//!
+//! ```
+//! # use hotpath::criterion::{async_executor::AsyncExecutor, Bencher};
+//! # struct Exec;
+//! # impl AsyncExecutor for Exec {
+//! #     fn block_on<T>(&self, _: impl std::future::Future<Output = T>) -> T { unimplemented!() }
+//! # }
+//! fn bench(b: &mut Bencher) {
+//!     b.to_async(Exec).iter_with_setup(|| 1, |x| async move { x });
+//! }
+//! ```
+//!
+//! Features `criterion-0-5` … `criterion-0-8` pick the
 //! Criterion version; the newest enabled wins.
 
 mod bencher;
