@@ -142,8 +142,8 @@ pub(crate) struct Run {
 }
 
 impl Run {
-    /// Runs `body(N)` inside the session. Criterion's test mode runs a routine once per
-    /// benchmark; a second `Bencher` call here would profile 2×N, so it is skipped.
+    /// Runs `body(N)` inside the session. A benchmark function that calls the Bencher
+    /// twice would profile 2×N iterations, so the second call is skipped with a warning.
     pub(crate) fn once(&mut self, body: impl FnOnce(u64)) {
         if std::mem::replace(&mut self.started, true) {
             eprintln!(
