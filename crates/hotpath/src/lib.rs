@@ -83,6 +83,7 @@
 //! | `live` (default) | the live HTTP server (JSON per section, `/metrics`); leave it out to compile no HTTP code |
 //! | `tokio` | `tokio_runtime!()`, `io!` over tokio's async traits, tokio's channels and locks, `hotpath::wrap::tokio` |
 //! | `futures`, `crossbeam`, `flume`, `async-channel`, `parking_lot` | those crates' channels and locks for `channel!`, `mutex!`, `rw_lock!` and `hotpath::wrap` |
+//! | `criterion-0-5` … `criterion-0-8` | `hotpath::criterion`, a drop-in for that Criterion version's benches that profiles one benchmark for exactly `HOTPATH_CRITERION_ITERATIONS` iterations (the newest enabled version wins) |
 //!
 //! Put backend features (`tokio`, ...) on the dependency line and forward only the
 //! profiling ones (`hotpath`, `hotpath-alloc`, `hotpath-cpu`) from your own features:
@@ -354,6 +355,9 @@ pub use hotpath_macros::mutex;
 pub use hotpath_macros::rw_lock;
 
 pub mod wrap;
+
+#[cfg(any(feature = "criterion-0-5", feature = "criterion-0-6", feature = "criterion-0-7", feature = "criterion-0-8"))]
+pub mod criterion;
 
 mod guard;
 pub use guard::{Format, HotpathGuard, HotpathGuardBuilder, Section};
