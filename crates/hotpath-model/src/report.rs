@@ -114,6 +114,13 @@ impl Section {
     pub fn key(self) -> &'static str {
         self.def().key
     }
+
+    /// The name in a report's header, as hotpath 0.30 prints it: `timing`, `alloc`,
+    /// `cpu` and `icount` for the functions sections, the name for the others.
+    pub fn short_name(self) -> &'static str {
+        let name = self.name();
+        name.strip_prefix("functions-").unwrap_or(name)
+    }
 }
 
 impl FromStr for Section {

@@ -49,6 +49,10 @@ fn section_names_match_the_model() {
     let on: Vec<&str> = hotpath_model::Section::all().into_iter().map(hotpath_model::Section::name).collect();
     assert_eq!(off, on);
     for section in hotpath::Section::all() {
-        assert_eq!(format!("{section:?}"), format!("{:?}", section.name().parse::<hotpath_model::Section>().unwrap()));
+        let on = section.name().parse::<hotpath_model::Section>().unwrap();
+        assert_eq!(format!("{section:?}"), format!("{on:?}"));
+        assert_eq!(section.short_name(), on.short_name());
     }
+    assert_eq!(hotpath::Section::FunctionsIcount.short_name(), "icount");
+    assert_eq!(hotpath::Section::Sql.short_name(), "sql");
 }

@@ -55,6 +55,13 @@ macro_rules! sections {
                     $(Section::$variant => $name,)*
                 }
             }
+
+            /// The name in a report's header: `timing`, `alloc`, `cpu`, `icount` for
+            /// the functions sections, the name for the others.
+            pub fn short_name(self) -> &'static str {
+                let name = self.name();
+                name.strip_prefix("functions-").unwrap_or(name)
+            }
         }
     };
 }
@@ -63,6 +70,7 @@ sections! {
     FunctionsTiming => "functions-timing",
     FunctionsAlloc => "functions-alloc",
     FunctionsCpu => "functions-cpu",
+    FunctionsIcount => "functions-icount",
     Channels => "channels",
     Streams => "streams",
     Futures => "futures",
@@ -71,6 +79,9 @@ sections! {
     Threads => "threads",
     TokioRuntime => "tokio_runtime",
     Io => "io",
+    Server => "server",
+    Http => "http",
+    Sql => "sql",
     Debug => "debug",
 }
 
