@@ -5,7 +5,7 @@ use hotpath_model::{Report, Section, SECTIONS};
 
 use crate::functions::SiteKind;
 use crate::options::Options;
-use crate::{clock, functions, io, services};
+use crate::{clock, functions, io};
 
 /// Prepares the instruments for a session: clock, allocation mode, `io!` sampling,
 /// and the sampler threads of the features that have one. Called on the thread that
@@ -17,7 +17,8 @@ pub fn start(options: &Options) {
     for kind in crate::sampling::Sampled::ALL {
         crate::sampling::set_rate(kind, options.time_sampling[kind as usize]);
     }
-    services::configure(options);
+    #[cfg(feature = "services")]
+    crate::services::configure(options);
     // Under Callgrind the samplers stay off: what they run would be counted too.
     #[cfg(feature = "icount")]
     let counting = crate::icount::start(options);
@@ -66,7 +67,8 @@ struct Sources<'a> {
     ratio: f64,
     options: &'a Options,
     /// The server, http and sql sections, built together from one collection.
-    services: Option<services::Sections>,
+    #[cfg(feature = "services")]
+    services: Option<crate::services::Sections>,
 }
 
 /// Fills the sections of `report` that `wanted` accepts, from the recorders: one
@@ -83,10 +85,9 @@ pub fn collect(
     let metrics = functions::collect_metrics();
     let io_totals = io::collect();
     // Calibration may wait up to 1 ms; skip it when there is nothing to convert.
-    let measured = totals.iter().any(|t| t.calls + t.cancelled > 0)
-        || io::timed(&io_totals)
-        || crate::entries::any()
-        || services::any();
+    let measured = totals.iter().any(|t| t.calls + t.cancelled > 0) || io::timed(&io_totals) || crate::entries::any();
+    #[cfg(feature = "services")]
+    let measured = measured || crate::services::any();
     let ratio = if measured { clock::ns_per_tick() } else { 1.0 };
     #[cfg(feature = "alloc")]
     match crate::alloc::counters::untracked_threads() {
@@ -96,9 +97,21 @@ pub fn collect(
         )),
     }
     let named = functions::named(&totals, |site| site.kind() == SiteKind::Function);
-    let wants_services = [Section::Server, Section::Http, Section::Sql].into_iter().any(wanted);
-    let services = wants_services.then(|| services::sections(ratio, options));
-    let sources = Sources { totals, metrics, named, io: io_totals, ratio, options, services };
+    #[cfg(feature = "services")]
+    let services = [Section::Server, Section::Http, Section::Sql]
+        .into_iter()
+        .any(wanted)
+        .then(|| crate::services::sections(ratio, options));
+    let sources = Sources {
+        totals,
+        metrics,
+        named,
+        io: io_totals,
+        ratio,
+        options,
+        #[cfg(feature = "services")]
+        services,
+    };
     #[cfg(all(feature = "cpu", target_os = "linux"))]
     if moment == Moment::Final && wanted(Section::FunctionsCpu) {
         crate::cpu::finish(started_unix_ms, wall_ns);
@@ -142,8 +155,11 @@ fn collect_one(report: &mut Report, section: Section, s: &Sources<'_>, moment: M
         Section::TokioRuntime => report.tokio_runtime = crate::tokio_runtime::section(options),
         Section::Io => report.io = io::section(&s.io, ratio, options),
         Section::Debug => report.debug = crate::debug::section(options),
+        #[cfg(feature = "axum")]
         Section::Server => report.server = s.services.as_ref().and_then(|x| x.server.clone()),
+        #[cfg(feature = "services-http")]
         Section::Http => report.http = s.services.as_ref().and_then(|x| x.http.clone()),
+        #[cfg(feature = "services-sql")]
         Section::Sql => report.sql = s.services.as_ref().and_then(|x| x.sql.clone()),
         // Compiled out: the feature that measures it is off.
         #[allow(unreachable_patterns)]

@@ -35,19 +35,6 @@ pub mod options;
 #[cfg(any(feature = "alloc", feature = "threads"))]
 mod os;
 pub mod sampling;
-// Each adapter uses part of the shared machinery; only a build with all of them
-// (clippy's all-features pass) sees every piece used.
-#[cfg_attr(
-    not(all(
-        feature = "axum",
-        feature = "reqwest-0-12",
-        feature = "reqwest-0-13",
-        feature = "ureq",
-        feature = "sqlx",
-        feature = "diesel"
-    )),
-    allow(dead_code, unused_imports)
-)]
 pub mod services;
 pub mod spawn;
 pub mod streams;

@@ -20,7 +20,7 @@ pub(crate) mod atomic {
 
 /// An `UnsafeCell` with loom's closure-based access, so that the code loom checks is
 /// the code that runs.
-#[cfg_attr(not(all(feature = "cpu", target_os = "linux")), allow(dead_code))]
+#[cfg(any(all(feature = "cpu", target_os = "linux"), all(loom, test)))]
 pub(crate) mod cell {
     #[cfg(all(loom, test))]
     pub(crate) use loom::cell::UnsafeCell;

@@ -36,6 +36,8 @@ impl WrapMacro {
 }
 
 /// The parsed call.
+// Parsed in both modes so that `hotpath` off rejects the same arguments; only the
+// expansion with `hotpath` on reads every field.
 #[cfg_attr(not(feature = "hotpath"), allow(dead_code))]
 pub(crate) struct WrapArgs {
     pub(crate) expr: TokenStream,

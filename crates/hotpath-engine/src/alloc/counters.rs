@@ -45,7 +45,7 @@ impl Slot {
     }
 
     // Only the threads view's sampler reclaims slots.
-    #[cfg_attr(not(feature = "threads"), allow(dead_code))]
+    #[cfg(feature = "threads")]
     fn take(&self) -> ThreadAllocs {
         let read = |c: &AtomicU64| c.swap(0, Ordering::Relaxed);
         ThreadAllocs {
@@ -95,7 +95,7 @@ static UNTRACKED_THREADS: AtomicU64 = AtomicU64::new(0);
 static ON_NEW_THREAD: OnceLock<fn()> = OnceLock::new();
 
 /// Sets what runs on each thread's first counted allocation; the first call wins.
-#[cfg_attr(not(feature = "threads"), allow(dead_code))]
+#[cfg(feature = "threads")]
 pub(crate) fn on_new_thread(f: fn()) {
     let _ = ON_NEW_THREAD.set(f);
 }
@@ -236,7 +236,7 @@ pub(crate) fn untracked_threads() -> u64 {
 
 /// Claimed slots as (index, owner), read before the threads sampler lists the
 /// threads, so that every owner it then misses has exited (see [`reclaim`]).
-#[cfg_attr(not(feature = "threads"), allow(dead_code))]
+#[cfg(feature = "threads")]
 pub(crate) fn claimed() -> Vec<(usize, u64)> {
     TABLE
         .iter()
@@ -252,7 +252,7 @@ pub(crate) fn claimed() -> Vec<(usize, u64)> {
 /// owner is not in `alive`, a complete listing of the threads that exist, folding
 /// their numbers into the exited totals. A slot that changed owner meanwhile (another
 /// reclaim freed it and a new thread took it) is left alone.
-#[cfg_attr(not(feature = "threads"), allow(dead_code))]
+#[cfg(feature = "threads")]
 pub(crate) fn reclaim(claimed: &[(usize, u64)], alive: &[u64]) {
     let mut alive = alive.to_vec();
     alive.sort_unstable();
@@ -272,7 +272,8 @@ pub(crate) fn reclaim(claimed: &[(usize, u64)], alive: &[u64]) {
     }
 }
 
-#[cfg(test)]
+// Reclaiming exists only with the threads view.
+#[cfg(all(test, feature = "threads"))]
 mod tests {
     use super::*;
 

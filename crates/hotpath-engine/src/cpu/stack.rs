@@ -43,7 +43,9 @@ pub(crate) fn pop() {
 }
 
 /// The innermost measured site on this thread, if any (and if within [`DEPTH`]).
+/// Read by the HTTP and SQL instruments only (the function a call was made in).
 #[inline]
+#[cfg(any(feature = "services-http", feature = "services-sql"))]
 pub(crate) fn top() -> Option<u32> {
     STACK.with(|s| {
         let depth = s.depth.get() as usize;

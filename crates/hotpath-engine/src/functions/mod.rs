@@ -36,7 +36,10 @@ pub(crate) use log_ring::{debug_text, LogSlot};
 pub use logged::{log_value, logs};
 pub use logged_future::{future_logged, LoggedFuture};
 pub(crate) use metric::{collect as collect_metrics, count_metric, record_metric, reset as reset_metrics, Metric};
-pub(crate) use recorder::{close_window, collect, live_threads, open_window, reset};
+// Route scopes (the axum instrument) open windows over the measured calls.
+#[cfg(feature = "axum")]
+pub(crate) use recorder::{close_window, open_window};
+pub(crate) use recorder::{collect, live_threads, reset};
 pub(crate) use section::{named, section, select, Named};
 #[cfg(any(all(feature = "cpu", target_os = "linux"), feature = "icount"))]
 pub(crate) use site::registered as registered_sites;

@@ -123,6 +123,7 @@ pub(crate) fn reset() {
 /// Opens a window over the measured calls this thread finishes until [`close_window`],
 /// without being a frame itself (route scopes, around each poll of a request): returns
 /// the enclosing frame's children usage, to pass to `close_window`.
+#[cfg(feature = "axum")]
 #[inline]
 pub(crate) fn open_window() -> Usage {
     // SAFETY: a non-null recorder is valid on this thread until its exit hook runs.
@@ -132,6 +133,7 @@ pub(crate) fn open_window() -> Usage {
 /// Closes a window: returns the inclusive usage of the measured calls that finished in
 /// it, and hands them on to the enclosing frame as its children, as if there had been
 /// no window.
+#[cfg(feature = "axum")]
 #[inline]
 pub(crate) fn close_window(saved: Usage) -> Usage {
     // SAFETY: as in `open_window`.

@@ -36,8 +36,8 @@ pub struct FnSite {
     /// Where `log = true` keeps the site's last values.
     logs: LogSlot,
     /// `hotpath-callgrind`: the tag of the marker function the body runs in; empty
-    /// when the body could not be wrapped. `None` without the feature.
-    #[cfg_attr(not(feature = "icount"), allow(dead_code))]
+    /// when the body could not be wrapped. Absent without the feature.
+    #[cfg(feature = "icount")]
     icount: Option<&'static str>,
 }
 
@@ -55,15 +55,25 @@ impl FnSite {
             is_async,
             kind: SiteKind::Function,
             logs: LogSlot::new(),
+            #[cfg(feature = "icount")]
             icount: None,
         }
     }
 
     /// The same site, whose body runs inside the marker function `__hotpath_cg_<tag>`
     /// (`hotpath-callgrind`); an empty tag says the body could not be wrapped.
-    pub const fn icount(mut self, tag: &'static str) -> Self {
-        self.icount = Some(tag);
-        self
+    pub const fn icount(self, tag: &'static str) -> Self {
+        #[cfg(feature = "icount")]
+        {
+            let mut site = self;
+            site.icount = Some(tag);
+            site
+        }
+        #[cfg(not(feature = "icount"))]
+        {
+            let _ = tag;
+            self
+        }
     }
 
     /// The site of a `future!`, reported in the futures section only.
@@ -76,6 +86,7 @@ impl FnSite {
             is_async: true,
             kind: SiteKind::Future,
             logs: LogSlot::new(),
+            #[cfg(feature = "icount")]
             icount: None,
         }
     }

@@ -98,6 +98,7 @@ impl RequestCell {
     }
 
     /// Counts a response status in its class.
+    #[cfg(any(feature = "axum", feature = "services-http"))]
     #[inline]
     pub(crate) fn status(&self, status: u16) {
         let class = (status / 100).clamp(1, 5) as usize - 1;
@@ -109,6 +110,7 @@ impl RequestCell {
 
     /// Counts a failure: without a response (`transport`), or a failed query.
     #[inline]
+    #[cfg(any(feature = "services-http", feature = "services-sql"))]
     pub(crate) fn error(&self, transport: bool) {
         bump(&self.errors, 1);
         if transport {
@@ -118,6 +120,7 @@ impl RequestCell {
 
     /// Adds to amount `i` (0: bytes or rows returned, 1: rows affected).
     #[inline]
+    #[cfg(any(feature = "services-http", feature = "services-sql"))]
     pub(crate) fn amount(&self, i: usize, n: u64) {
         bump(&self.amounts[i], n);
         if i == 0 {
@@ -126,12 +129,14 @@ impl RequestCell {
     }
 
     /// A request dropped before its response.
+    #[cfg(feature = "axum")]
     #[inline]
     pub(crate) fn cancel(&self) {
         bump(&self.cancelled, 1);
     }
 
     /// What the route scope of one completed request saw.
+    #[cfg(feature = "axum")]
     #[inline]
     pub(crate) fn scope(&self, counts: &ScopeCounts) {
         let values = [1, counts.sql_queries, counts.sql_ns, counts.http_calls, counts.http_ns, counts.function_ticks];

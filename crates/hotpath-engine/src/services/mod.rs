@@ -17,21 +17,39 @@
 //! Durations are read from `std::time::Instant` (nanoseconds), the clock sqlx reports
 //! in too; function time inside a route scope comes from the frames, in clock ticks.
 
+//! Each piece exists only with the features that use it: `server` with `axum`, the
+//! client side of `http` with `services-http` (reqwest, ureq), `sql` with
+//! `services-sql` (sqlx, diesel), the shared pieces with any of them (`services`).
+//! The middleware types and `InstrumentHttpClient` are public API with `hotpath` on
+//! whatever the features, so they always exist.
+
+#[cfg(feature = "services")]
 mod cell;
+#[cfg(feature = "services")]
 mod collect;
+#[cfg(feature = "services")]
 mod hash;
 mod http;
+#[cfg(any(feature = "services-http", feature = "services-sql"))]
 mod names;
+#[cfg(feature = "services")]
 mod recorder;
+#[cfg(feature = "services")]
 mod rows;
+#[cfg(feature = "services")]
 mod scope;
+#[cfg(feature = "axum")]
 mod server;
+#[cfg(feature = "services-sql")]
 mod sql;
+#[cfg(any(feature = "axum", feature = "services-http"))]
 mod text;
+#[cfg(feature = "services")]
 mod totals;
 pub mod wrap;
 
 pub use http::instrument::{InstrumentHttpClient, ReqwestHttpMiddleware, UreqHttpMiddleware};
+#[cfg(feature = "axum")]
 pub use scope::set_route_scope;
 #[cfg(feature = "axum")]
 pub use server::axum::{AxumFuture, AxumLayer, AxumService};
@@ -40,5 +58,7 @@ pub use sql::diesel::instrument_diesel_sql;
 #[cfg(feature = "sqlx")]
 pub use sql::sqlx::{sqlx_tracing_layer, SqlxLayer};
 
+#[cfg(feature = "services")]
 pub(crate) use collect::{configure, sections, Sections};
+#[cfg(feature = "services")]
 pub(crate) use rows::any;

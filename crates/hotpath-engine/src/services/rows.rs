@@ -9,11 +9,15 @@
 //! - Rows are never freed; each takes a cell id in the one id space of `recorder`.
 
 use std::ptr;
-use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+#[cfg(feature = "axum")]
+use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use super::hash::Fnv;
-use crate::sync::{lock, Padded};
+use crate::sync::lock;
+#[cfg(feature = "axum")]
+use crate::sync::Padded;
 use crate::{diag, memory};
 
 /// No route, no function.
@@ -71,7 +75,9 @@ pub(crate) struct Row {
     example: Option<Box<str>>,
     /// Requests in flight and the most at once; on lines of their own, the one shared
     /// write of a server request.
+    #[cfg(feature = "axum")]
     in_flight: Padded<AtomicU64>,
+    #[cfg(feature = "axum")]
     in_flight_max: AtomicU64,
 }
 
@@ -90,12 +96,15 @@ impl Row {
     pub(crate) fn text(&self) -> &str {
         &self.text
     }
+    #[cfg(feature = "services-http")]
     pub(crate) fn label(&self) -> Option<&str> {
         self.label.as_deref()
     }
+    #[cfg(any(feature = "services-http", feature = "services-sql"))]
     pub(crate) fn route(&self) -> u32 {
         self.route
     }
+    #[cfg(any(feature = "services-http", feature = "services-sql"))]
     pub(crate) fn function(&self) -> u32 {
         self.function
     }
@@ -103,15 +112,18 @@ impl Row {
         self.tag
     }
     /// True for the `<other>` row.
+    #[cfg(any(feature = "axum", feature = "services-sql"))]
     pub(crate) fn is_overflow(&self) -> bool {
         self.overflow
     }
     /// A raw sample kept with the row (SQL with `HOTPATH_SQL_RAW_LOGS`).
+    #[cfg(feature = "services-sql")]
     pub(crate) fn example(&self) -> Option<&str> {
         self.example.as_deref()
     }
 
     /// A request started: one atomic add (and a max) on the row's own line.
+    #[cfg(feature = "axum")]
     #[inline]
     pub(crate) fn enter(&self) {
         let now = self.in_flight.fetch_add(1, Ordering::Relaxed) + 1;
@@ -121,12 +133,14 @@ impl Row {
     }
 
     /// A request ended (answered or dropped).
+    #[cfg(feature = "axum")]
     #[inline]
     pub(crate) fn leave(&self) {
         self.in_flight.fetch_sub(1, Ordering::Relaxed);
     }
 
     /// Requests in flight now, and the most at once.
+    #[cfg(feature = "axum")]
     pub(crate) fn in_flight(&self) -> (u64, u64) {
         (self.in_flight.load(Ordering::Relaxed), self.in_flight_max.load(Ordering::Relaxed))
     }
@@ -260,7 +274,9 @@ fn make(hash: u64, key: &Key<'_>, overflow: bool, example: Option<Box<str>>) -> 
         tag: key.tag,
         overflow,
         example,
+        #[cfg(feature = "axum")]
         in_flight: Padded(AtomicU64::new(0)),
+        #[cfg(feature = "axum")]
         in_flight_max: AtomicU64::new(0),
     };
     let heap = key.text.len() + key.label.map_or(0, str::len) + row.example.as_ref().map_or(0, |e| e.len());
@@ -268,7 +284,7 @@ fn make(hash: u64, key: &Key<'_>, overflow: bool, example: Option<Box<str>>) -> 
     Box::leak(Box::new(row))
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "axum", feature = "services-http", feature = "services-sql"))]
 mod tests {
     use super::*;
 

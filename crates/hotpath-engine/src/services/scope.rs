@@ -8,41 +8,63 @@
 //! and `#[measure]`'s path is unchanged (function time comes from the frames' children
 //! accumulator). Work the handler hands to another task or thread is outside the scope.
 
+#[cfg(feature = "axum")]
 use std::cell::Cell;
+#[cfg(feature = "axum")]
 use std::marker::PhantomData;
+#[cfg(feature = "axum")]
 use std::ptr;
+#[cfg(feature = "axum")]
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use super::cell::ScopeCounts;
+#[cfg(any(feature = "services-http", feature = "services-sql"))]
 use super::rows::NONE;
+#[cfg(feature = "axum")]
 use crate::functions::{self, Usage};
 
+// Requests are scoped only with the server instrument (`axum`); without it the HTTP
+// and SQL instruments see no scope (`NONE`).
+#[cfg(feature = "axum")]
 static ENABLED: AtomicBool = AtomicBool::new(true);
 
 /// Turns route scope on or off (`HOTPATH_ROUTE_SCOPE`, `route_scope(bool)`); on by
 /// default. Requests that start while it is off are not scoped.
+#[cfg(feature = "axum")]
 pub fn set_route_scope(on: bool) {
     ENABLED.store(on, Relaxed);
 }
 
 /// Whether route scope is on.
+#[cfg(feature = "axum")]
 pub(crate) fn enabled() -> bool {
     ENABLED.load(Relaxed)
 }
 
 /// One request's scope: its route's row id and what it has seen so far.
+#[cfg(feature = "axum")]
 pub(crate) struct Scope {
+    /// Matched by the HTTP and SQL instruments when they count into the scope.
+    #[cfg(any(feature = "services-http", feature = "services-sql"))]
     route: u32,
     counts: Cell<ScopeCounts>,
 }
 
+#[cfg(feature = "axum")]
 thread_local! {
     static CURRENT: Cell<*const Scope> = const { Cell::new(ptr::null()) };
 }
 
+#[cfg(feature = "axum")]
 impl Scope {
     pub(crate) fn new(route: u32) -> Self {
-        Self { route, counts: Cell::new(ScopeCounts::default()) }
+        #[cfg(not(any(feature = "services-http", feature = "services-sql")))]
+        let _ = route;
+        Self {
+            #[cfg(any(feature = "services-http", feature = "services-sql"))]
+            route,
+            counts: Cell::new(ScopeCounts::default()),
+        }
     }
 
     /// What the scope saw over all polls so far.
@@ -60,6 +82,7 @@ impl Scope {
 
 /// A scope entered for one poll; dropping it (also when the poll panics) restores the
 /// thread's previous scope and adds the poll's measured-function time.
+#[cfg(feature = "axum")]
 pub(crate) struct Entered<'a> {
     scope: &'a Scope,
     previous: *const Scope,
@@ -68,6 +91,7 @@ pub(crate) struct Entered<'a> {
     _not_send: PhantomData<*const ()>,
 }
 
+#[cfg(feature = "axum")]
 impl Drop for Entered<'_> {
     #[inline]
     fn drop(&mut self) {
@@ -80,6 +104,7 @@ impl Drop for Entered<'_> {
 }
 
 /// Runs `f` on the scope of the request being polled on this thread, if any.
+#[cfg(all(feature = "axum", any(feature = "services-http", feature = "services-sql")))]
 #[inline]
 fn with_current<R>(f: impl FnOnce(Option<&Scope>) -> R) -> R {
     let p = CURRENT.with(Cell::get);
@@ -89,12 +114,17 @@ fn with_current<R>(f: impl FnOnce(Option<&Scope>) -> R) -> R {
 }
 
 /// The route of the request being polled on this thread, or [`NONE`].
+#[cfg(any(feature = "services-http", feature = "services-sql"))]
 #[inline]
 pub(crate) fn current_route() -> u32 {
-    with_current(|s| s.map_or(NONE, |s| s.route))
+    #[cfg(feature = "axum")]
+    return with_current(|s| s.map_or(NONE, |s| s.route));
+    #[cfg(not(feature = "axum"))]
+    NONE
 }
 
 /// Counts a finished SQL query in the current scope, if it is still `route`'s.
+#[cfg(feature = "services-sql")]
 #[inline]
 pub(crate) fn add_sql(route: u32, ns: u64) {
     add(route, |c| {
@@ -104,6 +134,7 @@ pub(crate) fn add_sql(route: u32, ns: u64) {
 }
 
 /// Counts a finished outgoing HTTP call in the current scope, if it is still `route`'s.
+#[cfg(feature = "services-http")]
 #[inline]
 pub(crate) fn add_http(route: u32, ns: u64) {
     add(route, |c| {
@@ -112,10 +143,15 @@ pub(crate) fn add_http(route: u32, ns: u64) {
     });
 }
 
+#[cfg(any(feature = "services-http", feature = "services-sql"))]
 fn add(route: u32, f: impl FnOnce(&mut ScopeCounts)) {
     if route == NONE {
         return;
     }
+    // Without the server instrument every route is `NONE`: this is not reached.
+    #[cfg(not(feature = "axum"))]
+    let _ = f;
+    #[cfg(feature = "axum")]
     with_current(|scope| {
         if let Some(scope) = scope.filter(|s| s.route == route) {
             let mut counts = scope.counts.get();
@@ -128,6 +164,7 @@ fn add(route: u32, f: impl FnOnce(&mut ScopeCounts)) {
 /// The innermost measured function on this thread, or [`NONE`]. Known with
 /// `hotpath-cpu`, which keeps each thread's stack of measured sites; without it the
 /// functions' path would have to pay for it, so it is not known.
+#[cfg(any(feature = "services-http", feature = "services-sql"))]
 #[inline]
 pub(crate) fn current_function() -> u32 {
     #[cfg(all(feature = "cpu", target_os = "linux"))]
@@ -136,7 +173,7 @@ pub(crate) fn current_function() -> u32 {
     NONE
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "axum", feature = "services-http", feature = "services-sql"))]
 mod tests {
     use super::*;
 

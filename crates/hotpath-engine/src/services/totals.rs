@@ -1,10 +1,9 @@
 //! A row's merged totals as the model's pieces: durations, status classes, route
 //! scope and allocations per request.
 
-use hotpath_model::{DurationStats, Percentiles, RouteScope, StatusClasses};
+use hotpath_model::{DurationStats, Percentiles};
 
 use super::cell::RequestTotals;
-use crate::clock::to_ns;
 use crate::options::Options;
 
 /// Durations (already nanoseconds) as the model's summary.
@@ -21,8 +20,9 @@ pub(crate) fn latency(t: &RequestTotals, options: &Options) -> DurationStats {
     stats
 }
 
-pub(crate) fn status(t: &RequestTotals) -> StatusClasses {
-    let mut s = StatusClasses::default();
+#[cfg(any(feature = "axum", feature = "services-http"))]
+pub(crate) fn status(t: &RequestTotals) -> hotpath_model::StatusClasses {
+    let mut s = hotpath_model::StatusClasses::default();
     for (class, n) in t.status.iter().enumerate() {
         s.count(100 * (class as u16 + 1), *n);
     }
@@ -31,13 +31,14 @@ pub(crate) fn status(t: &RequestTotals) -> StatusClasses {
 
 /// What the route scope attributed; `None` when no request was scoped. Function time
 /// is in clock ticks until here.
-pub(crate) fn scope(t: &RequestTotals, ratio: f64) -> Option<RouteScope> {
+#[cfg(feature = "axum")]
+pub(crate) fn scope(t: &RequestTotals, ratio: f64) -> Option<hotpath_model::RouteScope> {
     let [requests, sql_queries, sql_ns, http_calls, http_ns, ticks] = t.scope;
     (requests > 0).then(|| {
-        let mut s = RouteScope::default();
+        let mut s = hotpath_model::RouteScope::default();
         (s.requests, s.sql_queries, s.sql_ns, s.http_calls, s.http_ns) =
             (requests, sql_queries, sql_ns, http_calls, http_ns);
-        s.function_ns = to_ns(ticks, ratio);
+        s.function_ns = crate::clock::to_ns(ticks, ratio);
         s
     })
 }

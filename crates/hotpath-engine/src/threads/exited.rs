@@ -13,7 +13,7 @@ pub(crate) struct Ended {
     pub(crate) sys_ns: u64,
     pub(crate) max_cpu_percent: Option<f64>,
     /// Bytes allocated and freed (with `alloc`).
-    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
+    #[cfg(feature = "alloc")]
     pub(crate) allocs: Option<(u64, u64)>,
 }
 
@@ -51,7 +51,15 @@ mod tests {
     use super::*;
 
     fn ended(tid: u64, cpu: u64) -> Ended {
-        Ended { tid, name: format!("t{tid}"), user_ns: cpu, sys_ns: 0, max_cpu_percent: None, allocs: None }
+        Ended {
+            tid,
+            name: format!("t{tid}"),
+            user_ns: cpu,
+            sys_ns: 0,
+            max_cpu_percent: None,
+            #[cfg(feature = "alloc")]
+            allocs: None,
+        }
     }
 
     #[test]

@@ -179,8 +179,6 @@ impl History {
             crate::alloc::counters::per_thread().into_iter().collect();
         #[cfg(feature = "alloc")]
         let allocs_of = |tid: u64| allocs.get(&tid).map(|a| (a.alloc_bytes, a.free_bytes)).or(Some((0, 0)));
-        #[cfg(not(feature = "alloc"))]
-        let allocs_of = |_: u64| None;
         for record in records {
             let tid = record.tid;
             let (name, max_cpu_percent) = match self.threads.remove(&tid) {
@@ -191,14 +189,30 @@ impl History {
                 }
             };
             let (user_ns, sys_ns) = (record.user_ns, record.sys_ns);
-            self.exited.add(Ended { tid, name, user_ns, sys_ns, max_cpu_percent, allocs: allocs_of(tid) });
+            self.exited.add(Ended {
+                tid,
+                name,
+                user_ns,
+                sys_ns,
+                max_cpu_percent,
+                #[cfg(feature = "alloc")]
+                allocs: allocs_of(tid),
+            });
             self.just_ended.insert(tid);
         }
         for tid in gone {
             // Already retired above if it left a record.
             let Some(t) = self.threads.remove(&tid) else { continue };
             let (user_ns, sys_ns, max_cpu_percent) = (t.user_ns, t.sys_ns, t.max_cpu_percent);
-            self.exited.add(Ended { tid, name: t.name, user_ns, sys_ns, max_cpu_percent, allocs: allocs_of(tid) });
+            self.exited.add(Ended {
+                tid,
+                name: t.name,
+                user_ns,
+                sys_ns,
+                max_cpu_percent,
+                #[cfg(feature = "alloc")]
+                allocs: allocs_of(tid),
+            });
         }
     }
 

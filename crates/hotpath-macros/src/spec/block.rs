@@ -7,6 +7,8 @@ use crate::error::{Collector, Error, Errors};
 use crate::exprs;
 
 /// A label as written: a string literal, or an expression evaluated at run time.
+// Parsed in both modes so that `hotpath` off rejects the same arguments; only the
+// expansion with `hotpath` on reads every field.
 #[cfg_attr(not(feature = "hotpath"), allow(dead_code))]
 pub(crate) enum Label {
     Literal(String),

@@ -59,6 +59,8 @@ const KNOWN: [&str; 14] = [
 ];
 
 /// Parameters of `#[hotpath::main]`.
+// Parsed in both modes so that `hotpath` off rejects the same arguments; only the
+// expansion with `hotpath` on reads every field.
 #[cfg_attr(not(feature = "hotpath"), allow(dead_code))]
 #[derive(Default)]
 pub(crate) struct MainArgs {

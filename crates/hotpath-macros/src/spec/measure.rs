@@ -8,6 +8,8 @@ use crate::args::{self, Arg};
 use crate::error::{Collector, Error, Errors};
 
 /// What `#[measure]` (and the other function attributes) were asked for.
+// Parsed in both modes so that `hotpath` off rejects the same arguments; only the
+// expansion with `hotpath` on reads every field.
 #[cfg_attr(not(feature = "hotpath"), allow(dead_code))]
 #[derive(Clone, Default)]
 pub(crate) struct MeasureArgs {

@@ -10,6 +10,7 @@ use crate::error::{Collector, Error, Errors};
 pub(crate) struct TokioRuntimeArgs {
     /// The runtime handle expression; `None` monitors the current runtime.
     pub(crate) handle: Option<TokenStream>,
+    // Parsed in both modes (same errors on and off); read only by the expansion on.
     #[cfg_attr(not(feature = "hotpath"), allow(dead_code))]
     pub(crate) label: Option<String>,
 }

@@ -16,16 +16,18 @@ pub(crate) static ENDPOINTS: RowTable = RowTable::new("HTTP endpoints");
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
 pub(crate) enum Client {
+    #[cfg(any(feature = "reqwest-0-12", feature = "reqwest-0-13"))]
     Reqwest = 0,
+    #[cfg(feature = "ureq")]
     Ureq = 1,
 }
 
 impl Client {
+    /// The library of a row tag (the discriminants above).
     pub(crate) fn name(tag: u8) -> &'static str {
-        if tag == Client::Ureq as u8 {
-            "ureq"
-        } else {
-            "reqwest"
+        match tag {
+            1 => "ureq",
+            _ => "reqwest",
         }
     }
 }

@@ -5,6 +5,7 @@
 /// (reqwest-middleware 0.4 for reqwest 0.12, 0.5 for 0.13), or `hotpath::http!(client)`.
 #[derive(Clone, Debug, Default)]
 pub struct ReqwestHttpMiddleware {
+    #[cfg(any(feature = "reqwest-0-12", feature = "reqwest-0-13"))]
     pub(crate) label: Option<String>,
 }
 
@@ -16,7 +17,13 @@ impl ReqwestHttpMiddleware {
 
     /// Rows named `label: METHOD host/path`.
     pub fn with_label(label: impl Into<String>) -> Self {
-        Self { label: Some(label.into()) }
+        // Without its library the type is never used as a middleware: the label is dropped.
+        #[cfg(not(any(feature = "reqwest-0-12", feature = "reqwest-0-13")))]
+        let _ = label;
+        Self {
+            #[cfg(any(feature = "reqwest-0-12", feature = "reqwest-0-13"))]
+            label: Some(label.into()),
+        }
     }
 }
 
@@ -25,6 +32,7 @@ impl ReqwestHttpMiddleware {
 /// `hotpath::http!(ureq::Agent::config_builder())`.
 #[derive(Clone, Debug, Default)]
 pub struct UreqHttpMiddleware {
+    #[cfg(feature = "ureq")]
     pub(crate) label: Option<String>,
 }
 
@@ -36,7 +44,13 @@ impl UreqHttpMiddleware {
 
     /// Rows named `label: METHOD host/path`.
     pub fn with_label(label: impl Into<String>) -> Self {
-        Self { label: Some(label.into()) }
+        // Without its library the type is never used as a middleware: the label is dropped.
+        #[cfg(not(feature = "ureq"))]
+        let _ = label;
+        Self {
+            #[cfg(feature = "ureq")]
+            label: Some(label.into()),
+        }
     }
 }
 

@@ -9,7 +9,8 @@ use crate::services::cell::RequestTotals;
 use crate::services::scope;
 use crate::services::totals::{self, by_total};
 
-/// Every server row (routes are named from it).
+/// Every server row (the HTTP and SQL rows name their route from it).
+#[cfg(any(feature = "services-http", feature = "services-sql"))]
 pub(crate) fn rows() -> Vec<&'static crate::services::rows::Row> {
     ROUTES.all()
 }

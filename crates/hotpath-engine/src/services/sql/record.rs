@@ -27,16 +27,18 @@ const EXAMPLE_BYTES: usize = 1024;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
 pub(crate) enum Library {
+    #[cfg(feature = "sqlx")]
     Sqlx = 0,
+    #[cfg(feature = "diesel")]
     Diesel = 1,
 }
 
 impl Library {
+    /// The library of a row tag (the discriminants above).
     pub(crate) fn name(tag: u8) -> &'static str {
-        if tag == Library::Diesel as u8 {
-            "diesel"
-        } else {
-            "sqlx"
+        match tag {
+            1 => "diesel",
+            _ => "sqlx",
         }
     }
 }
