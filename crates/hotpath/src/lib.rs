@@ -290,6 +290,12 @@ pub use services::UreqHttpMiddleware;
 #[cfg(feature = "hotpath")]
 pub use services::{InstrumentHttpClient, ReqwestHttpMiddleware};
 
+/// Whether this build profiles (the `hotpath` feature as Cargo unified it), for tests
+/// of packages whose own feature of that name may be off while another member of the
+/// build turned it on. Not a public API.
+#[doc(hidden)]
+pub const __PROFILING: bool = cfg!(feature = "hotpath");
+
 /// Items the macro expansions refer to. Not a public API.
 #[cfg(feature = "hotpath")]
 #[doc(hidden)]
