@@ -20,7 +20,7 @@ from mcp.shared.exceptions import MCPError
 
 SECTION_TOOLS = [
     "functions_timing", "functions_alloc", "functions_cpu", "functions_icount", "threads", "io", "channels",
-    "streams", "futures", "mutexes", "rw_locks", "tokio_runtime", "debug",
+    "streams", "futures", "mutexes", "rw_locks", "tokio_runtime", "server", "http", "sql", "debug",
 ]
 OTHER_TOOLS = ["function_detail", "hotspots", "mark", "changes_since_mark", "profiler_status", "debug_logs"]
 # Sections the agent program fills, and a row each has (functions_alloc with --alloc only).
