@@ -38,7 +38,16 @@
 //! # use hotpath::criterion::{async_executor::AsyncExecutor, Bencher};
 //! # struct Exec;
 //! # impl AsyncExecutor for Exec {
-//! #     fn block_on<T>(&self, _: impl std::future::Future<Output = T>) -> T { unimplemented!() }
+//! #     fn block_on<T>(&self, f: impl std::future::Future<Output = T>) -> T {
+//! #         let mut f = std::pin::pin!(f);
+//! #         let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+//! #         loop {
+//! #             if let std::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) {
+//! #                 return v;
+//! #             }
+//! #             std::thread::yield_now();
+//! #         }
+//! #     }
 //! # }
 //! fn bench(b: &mut Bencher) {
 //!     b.to_async(Exec).iter_with_large_setup(|| 1, |x| async move { x });
@@ -49,7 +58,16 @@
 //! # use hotpath::criterion::{async_executor::AsyncExecutor, Bencher};
 //! # struct Exec;
 //! # impl AsyncExecutor for Exec {
-//! #     fn block_on<T>(&self, _: impl std::future::Future<Output = T>) -> T { unimplemented!() }
+//! #     fn block_on<T>(&self, f: impl std::future::Future<Output = T>) -> T {
+//! #         let mut f = std::pin::pin!(f);
+//! #         let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+//! #         loop {
+//! #             if let std::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) {
+//! #                 return v;
+//! #             }
+//! #             std::thread::yield_now();
+//! #         }
+//! #     }
 //! # }
 //! fn bench(b: &mut Bencher) {
 //!     b.to_async(Exec).iter_with_setup(|| 1, |x| async move { x });
