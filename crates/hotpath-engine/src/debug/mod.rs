@@ -64,3 +64,4 @@ pub use val::{ValRef, ValSite};
 
 pub(crate) use limits::{configure, current as current_limits};
 pub(crate) use section::section;
+pub(crate) use text::write_capped;

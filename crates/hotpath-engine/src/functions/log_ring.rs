@@ -14,8 +14,7 @@
 //! most limit × length per ring, one ring per logged site or entry.
 
 use std::collections::VecDeque;
-use std::fmt::{self, Debug, Write};
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::fmt::Debug;
 use std::sync::{Mutex, OnceLock};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -129,45 +128,13 @@ fn limits() -> (usize, usize) {
     (limits.per_entry, limits.max_len)
 }
 
-/// A writer that takes at most `left` characters, then refuses (ending the formatting).
-struct Capped {
-    out: String,
-    left: usize,
-    cut: bool,
-}
-
-impl Write for Capped {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        for c in s.chars() {
-            if self.left == 0 {
-                self.cut = true;
-                return Err(fmt::Error);
-            }
-            self.out.push(c);
-            self.left -= 1;
-        }
-        Ok(())
-    }
-}
-
 /// `value`'s `Debug` text, at most `max` characters: a longer one keeps `max - 3` and
 /// ends in `...`. A panicking `Debug` gives `<Debug panicked>`; the panic stays here.
+/// The same capped writer as the debug trackers' (`debug::write_capped`).
 pub(crate) fn bounded_debug(value: &dyn Debug, max: usize) -> String {
-    let formatted = catch_unwind(AssertUnwindSafe(|| {
-        let mut w = Capped { out: String::new(), left: max, cut: false };
-        let _ = write!(w, "{value:?}");
-        w
-    }));
-    match formatted {
-        Ok(Capped { mut out, cut: true, .. }) => {
-            let end = out.char_indices().nth(max.saturating_sub(3)).map_or(out.len(), |(i, _)| i);
-            out.truncate(end);
-            out.push_str("...");
-            out
-        }
-        Ok(w) => w.out,
-        Err(_) => "<Debug panicked>".to_string(),
-    }
+    let mut out = String::new();
+    crate::debug::write_capped(&mut out, value, max);
+    out
 }
 
 #[cfg(test)]
