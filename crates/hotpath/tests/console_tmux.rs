@@ -1,6 +1,7 @@
 //! `hotpath console` end to end: in a real terminal (tmux) against a live
 //! program, switch tabs, sort, pause, lose the server and get it back, quit; and
-//! two threads of one name with different loads, each keeping its own rate.
+//! two threads of one name with different loads, each keeping its own rate; the
+//! Debug tab following a live gauge.
 //! The screen is read with `tmux capture-pane`. Needs tmux (scripts/test
 //! installs it) and the `hotpath` binary that `cargo test --workspace` builds.
 #![cfg(all(feature = "hotpath", target_os = "linux"))]
@@ -216,6 +217,43 @@ fn threads_of_one_name_keep_their_own_rates() {
         loads.len() == 2 && loads.iter().any(|l| *l >= 30.0) && loads.iter().any(|l| *l <= 10.0)
     });
     assert!(screen.contains("CPU user load"), "{screen}");
+    tmux.keys("q");
+    drop(program);
+}
+
+/// The Debug tab against a program updating a gauge every 10 ms: select the gauge,
+/// see its sparkline and its log records, newest first, moving.
+#[test]
+fn the_debug_tab_follows_a_live_gauge() {
+    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let mut cmd = common::command("case_debug");
+    cmd.env_remove("HOTPATH_METRICS_SERVER_OFF").env("HOTPATH_OUTPUT_FORMAT", "none").args(["live", "120"]);
+    let program = Program::start_with(cmd, port);
+    let tmux = Tmux::new("debug");
+    let command = format!("{} console --port {port} --refresh-ms 200; sleep 120", hotpath_binary().display());
+    tmux.run(&["new-session", "-d", "-s", "console", "-x", "160", "-y", "45", &command]);
+    tmux.wait_for(" 1 Functions ");
+    tmux.keys("7");
+    tmux.wait_for(" ticks ");
+    let mut screen = tmux.screen();
+    for _ in 0..40 {
+        if screen.contains("▶ ticks ") {
+            break;
+        }
+        tmux.keys("Down");
+        std::thread::sleep(Duration::from_millis(100));
+        screen = tmux.screen();
+    }
+    assert!(screen.contains("▶ ticks "), "could not select the gauge:\n{screen}");
+    // The gauge's logs: `set N → N` records, the newest first, and a sparkline.
+    let newest = |s: &str| -> Option<u64> {
+        let line = s.lines().find(|l| l.contains(" set ") && l.contains('→'))?;
+        line.split('#').nth(1)?.split_whitespace().next()?.parse().ok()
+    };
+    let first = tmux.wait("the gauge's log records", |s| newest(s).is_some() && s.contains("Logs: "));
+    assert!(first.contains("Last ") && first.contains(" values: now "), "sparkline title:\n{first}");
+    let seq = newest(&first).unwrap();
+    tmux.wait("newer records", |s| newest(s).is_some_and(|n| n > seq));
     tmux.keys("q");
     drop(program);
 }

@@ -1,11 +1,13 @@
 //! Polls the metrics server: `/profiler_status` and `/report?limit=0` every refresh,
-//! on a thread of its own. Failures are messages for the status bar, never errors:
+//! and the logs of the debug tracker selected in the Debug tab, on a thread of its own. Failures are messages for the status bar, never errors:
 //! the console keeps polling and picks up a server that comes back.
 
 use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
 
 use serde_json::Value;
+
+use super::state::Wanted;
 
 /// What one poll brought.
 #[derive(Debug)]
@@ -14,6 +16,8 @@ pub(crate) enum Update {
     Data { status: Value, report: Value },
     /// The server could not be reached or refused; why, in a few words.
     Failed(String),
+    /// The log records of the followed debug tracker (`path`), or why they are missing.
+    Logs { path: String, logs: Result<Value, String> },
 }
 
 pub(crate) struct Client {
@@ -63,12 +67,21 @@ impl Client {
     }
 }
 
-/// Polls every `refresh` until the receiver is dropped.
-pub(crate) fn spawn_poller(client: Client, refresh: Duration) -> std::io::Result<Receiver<Update>> {
+/// Polls every `refresh` until the receiver is dropped; after each report, the logs
+/// at the path `wanted` holds, if any.
+pub(crate) fn spawn_poller(client: Client, refresh: Duration, wanted: Wanted) -> std::io::Result<Receiver<Update>> {
     let (tx, rx) = mpsc::channel();
     std::thread::Builder::new().name("poller".into()).spawn(move || loop {
-        if tx.send(client.poll()).is_err() {
+        let update = client.poll();
+        let up = matches!(update, Update::Data { .. });
+        if tx.send(update).is_err() {
             return;
+        }
+        if let Some(path) = wanted.get().filter(|_| up) {
+            let logs = client.get(&path);
+            if tx.send(Update::Logs { path, logs }).is_err() {
+                return;
+            }
         }
         std::thread::sleep(refresh);
     })?;

@@ -1,4 +1,4 @@
-//! Keys and mouse to actions. Arrows and vim keys move, `1`-`5` and Tab switch
+//! Keys and mouse to actions. Arrows and vim keys move, `1`-`9` and Tab switch
 //! tabs, `←`/`→` (`h`/`l`) switch views, `<`/`>` (Shift-←/→) scroll wide tables,
 //! `s`/`r` sort, `p` pauses, `q` quits; a
 //! click selects a tab, a view, a sort column or a row, and the wheel scrolls.

@@ -43,7 +43,8 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<()> {
     let refresh = Duration::from_millis(args.refresh_ms);
     let client = Client::new(args.server.address(), args.server.token.clone(), refresh);
     let mut app = App::new(client.address().to_string(), refresh);
-    let updates = client::spawn_poller(client, refresh).context("cannot start the polling thread")?;
+    let updates =
+        client::spawn_poller(client, refresh, app.logs.wanted()).context("cannot start the polling thread")?;
     let mut guard = terminal::Guard::enter().context("cannot set up the terminal")?;
     event_loop(guard.terminal(), &mut app, &updates)
 }

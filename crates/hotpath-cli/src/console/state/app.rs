@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::build;
 use super::history::History;
+use super::logs::TrackerLogs;
 use super::table::Table;
 use super::tabs::{SubView, Tab, TabViews};
 use crate::console::client::Update;
@@ -73,7 +74,7 @@ pub(crate) struct App {
     pub(crate) mode: Mode,
     pub(crate) tab: Tab,
     /// The selected view of each tab.
-    view: [usize; 5],
+    view: [usize; Tab::ALL.len()],
     pub(crate) paused: bool,
     pub(crate) link: Link,
     pub(crate) address: String,
@@ -81,6 +82,8 @@ pub(crate) struct App {
     pub(crate) data: Option<Data>,
     pub(crate) received: Option<Instant>,
     pub(crate) history: History,
+    /// The selected debug tracker's log records.
+    pub(crate) logs: TrackerLogs,
     /// Per view key: sort column and whether descending.
     sort: HashMap<String, (usize, bool)>,
     /// Per view key: the selected row's identity (stable while rows move).
@@ -95,7 +98,7 @@ impl App {
         Self {
             mode: Mode::Normal,
             tab: Tab::Functions,
-            view: [0; 5],
+            view: [0; Tab::ALL.len()],
             paused: false,
             link: Link::Connecting,
             address,
@@ -103,6 +106,7 @@ impl App {
             data: None,
             received: None,
             history: History::default(),
+            logs: TrackerLogs::default(),
             sort: HashMap::new(),
             selected: HashMap::new(),
             scroll: HashMap::new(),
@@ -114,6 +118,11 @@ impl App {
     pub(crate) fn apply(&mut self, update: Update, now: Instant) {
         match update {
             Update::Failed(error) => self.link = Link::Down(error),
+            Update::Logs { path, logs } => {
+                if !self.paused {
+                    self.logs.received(path, logs);
+                }
+            }
             Update::Data { status, report } => {
                 self.link = Link::Up;
                 if self.paused {

@@ -82,8 +82,9 @@ pub(crate) fn row_name(row: &Value) -> Option<String> {
 }
 
 /// What identifies each row across polls, which names do not: threads share names
-/// (`tokio-runtime-worker`), so a thread is its `tid`; else an `id` or `index`; else
-/// the name with its source location; else the name, numbered when repeated.
+/// (`tokio-runtime-worker`), so a thread is its `tid`; else an `id` or `index` (within
+/// its `kind`, for sections mixing kinds: debug trackers); else the name with its
+/// source location; else the name, numbered when repeated.
 pub(crate) fn row_keys(rows: &[Value]) -> Vec<Option<String>> {
     let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     rows.iter()
@@ -97,10 +98,11 @@ pub(crate) fn row_keys(rows: &[Value]) -> Vec<Option<String>> {
 }
 
 fn identity(row: &Value) -> Option<String> {
+    let kind = row.get("kind").and_then(Value::as_str).map(|k| format!("{k} ")).unwrap_or_default();
     for id in ["tid", "id", "index"] {
         match row.get(id) {
-            Some(Value::Number(n)) => return Some(format!("{id} {n}")),
-            Some(Value::String(s)) => return Some(format!("{id} {s}")),
+            Some(Value::Number(n)) => return Some(format!("{kind}{id} {n}")),
+            Some(Value::String(s)) => return Some(format!("{kind}{id} {s}")),
             _ => {}
         }
     }
@@ -136,12 +138,23 @@ mod tests {
             json!({"label": "x"}),
             json!({"label": "x"}),
             json!({"count": 1}),
+            json!({"kind": "val", "id": 0, "name": "user"}),
+            json!({"kind": "gauge", "id": 0, "name": "depth"}),
         ];
         let keys = row_keys(&rows);
         assert_eq!(
             keys,
-            [Some("tid 11"), Some("tid 12"), Some("app::f @ a.rs:3"), Some("x"), Some("x #2"), None]
-                .map(|k| k.map(str::to_string))
+            [
+                Some("tid 11"),
+                Some("tid 12"),
+                Some("app::f @ a.rs:3"),
+                Some("x"),
+                Some("x #2"),
+                None,
+                Some("val id 0"),
+                Some("gauge id 0")
+            ]
+            .map(|k| k.map(str::to_string))
         );
     }
 

@@ -7,6 +7,7 @@
 //! - `table`: the table types; `build` picks `timing` (typed functions timing) or
 //!   `generic` (any other section) to fill one.
 //! - `history`: per-row rates over time, for the rate columns and sparklines.
+//! - `logs`: the log records of the debug tracker selected in the Debug tab.
 
 mod app;
 mod build;
@@ -14,6 +15,7 @@ mod fields;
 mod generic;
 mod history;
 mod labels;
+mod logs;
 mod table;
 mod tabs;
 mod timing;
@@ -23,5 +25,6 @@ pub(crate) use fields::{flatten, row_lists};
 pub(crate) use generic::show_value;
 pub(crate) use history::{nested_key, History};
 pub(crate) use labels::title_of;
+pub(crate) use logs::Wanted;
 pub(crate) use table::{Kind, Table, TableRow};
 pub(crate) use tabs::{SubView, Tab, TabViews};

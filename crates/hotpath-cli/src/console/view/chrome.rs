@@ -64,7 +64,7 @@ pub(crate) fn status(frame: &mut Frame<'_>, area: Rect, app: &App) {
 }
 
 const HELP: [&str; 11] = [
-    "1-5, Tab, Shift-Tab   switch tab",
+    "1-7, Tab, Shift-Tab   switch tab",
     "←/→ or h/l            switch view inside a tab",
     "< > or Shift-←/→      scroll a wide table's columns",
     "↑/↓ or k/j, g/G       move the selection",

@@ -9,8 +9,18 @@ use ratatui::widgets::{Block, Paragraph, Sparkline, Wrap};
 use ratatui::Frame;
 use serde_json::Value;
 
-use super::flow;
+use super::{flow, tracker};
 use crate::console::state::{flatten, row_lists, show_value, title_of, App, History, Kind, SubView, Table, TableRow};
+
+/// What a screen adds to the detail pane.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Extra {
+    None,
+    /// Draw the selected channel as sender → queue → receiver.
+    Flow,
+    /// A debug tracker: its value history and log records.
+    Tracker,
+}
 
 pub(crate) fn draw(
     frame: &mut Frame<'_>,
@@ -19,15 +29,18 @@ pub(crate) fn draw(
     view: &SubView,
     table: &Table,
     row: Option<&TableRow>,
-    with_flow: bool,
+    extra: Extra,
 ) {
     let Some(row) = row else {
         frame.render_widget(Paragraph::new("no rows yet").block(Block::bordered().title(" Detail ")), area);
         return;
     };
+    if extra == Extra::Tracker {
+        return tracker::draw(frame, area, app, row, field_lines(&row.raw));
+    }
     let [fields, spark] = Layout::vertical([Constraint::Min(3), Constraint::Length(6)]).areas(area);
     let mut lines = Vec::new();
-    if with_flow {
+    if extra == Extra::Flow {
         lines.extend(flow::lines(view.section, &row.key, &row.raw, &app.history));
         lines.push(Line::from(""));
     }

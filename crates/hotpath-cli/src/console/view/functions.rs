@@ -4,7 +4,8 @@
 use ratatui::layout::Rect;
 use ratatui::Frame;
 
-use super::section::{self, Extra};
+use super::detail::Extra;
+use super::section;
 use crate::console::state::App;
 
 pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, app: &mut App) {

@@ -1,13 +1,16 @@
 //! Drawing. One file per screen (tab), sharing the section screen and widgets:
 //!
-//! - `functions`, `dataflow`, `io`, `threads`, `tokio`: the five tabs.
+//! - `functions`, `dataflow`, `io`, `threads`, `tokio`, `debug`: a file per tab whose
+//!   views draw more than a table (Services shares `io`'s plain tables).
 //! - `section`: a view's table and detail pane, or why there is no data.
-//! - `table`, `detail`, `flow`: the sortable table, the selected row with its
-//!   sparkline, and a channel drawn as sender → queue → receiver.
+//! - `table`, `detail`, `flow`, `tracker`: the sortable table, the selected row with
+//!   its sparkline, a channel drawn as sender → queue → receiver, a debug tracker
+//!   with its log records.
 //! - `chrome`: tab and view bars, status line, help.
 
 mod chrome;
 mod dataflow;
+mod debug;
 mod detail;
 mod flow;
 mod functions;
@@ -16,6 +19,7 @@ mod section;
 mod table;
 mod threads;
 mod tokio;
+mod tracker;
 
 use ratatui::layout::{Constraint, Layout};
 use ratatui::Frame;
@@ -29,12 +33,15 @@ pub(crate) fn draw(frame: &mut Frame<'_>, app: &mut App) {
             .areas(frame.area());
     chrome::tabs(frame, tabs, app);
     chrome::views(frame, views, app);
+    // The poller fetches tracker logs only while the Debug tab shows one.
+    app.logs.follow(None);
     match app.tab {
         Tab::Functions => functions::draw(frame, body, app),
         Tab::DataFlow => dataflow::draw(frame, body, app),
         Tab::Io => io::draw(frame, body, app),
         Tab::Threads => threads::draw(frame, body, app),
         Tab::Tokio => tokio::draw(frame, body, app),
+        Tab::Debug => debug::draw(frame, body, app),
         // A tab added to the model's table: its sections as generic tables.
         _ => io::draw(frame, body, app),
     }

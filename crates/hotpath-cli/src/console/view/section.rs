@@ -9,16 +9,9 @@ use ratatui::widgets::{Block, Paragraph, Wrap};
 use ratatui::Frame;
 use serde_json::Value;
 
-use super::{detail, table};
+use super::detail::{self, Extra};
+use super::table;
 use crate::console::state::{row_lists, show_value, title_of, App};
-
-/// What a screen adds to the detail pane.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Extra {
-    None,
-    /// Draw the selected channel as sender → queue → receiver.
-    Flow,
-}
 
 pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, app: &mut App, extra: Extra) {
     let view = app.current_view();
@@ -44,7 +37,7 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, app: &mut App, extra: Extr
     let selected = app.selected_index(&view, &table);
     table::draw(frame, left, app, &view, &table, selected);
     let row = selected.and_then(|i| table.rows.get(i));
-    detail::draw(frame, right, app, &view, &table, row, extra == Extra::Flow);
+    detail::draw(frame, right, app, &view, &table, row, extra);
 }
 
 /// The section's own top-level figures (`total_functions: 7`, `rss_bytes: 7.8 MB`).

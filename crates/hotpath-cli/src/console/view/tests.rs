@@ -309,3 +309,48 @@ fn the_tokio_tab_shows_workers_queues_history_and_flags() {
     // The raw dump is gone: no history[n] or workers[n] lines.
     assert!(!text.contains("history[") && !text.contains("workers["), "{text}");
 }
+
+#[test]
+fn every_tab_draws_and_switches_views() {
+    let mut app = app_with(json!({}));
+    for tab in 0..hotpath_model::Tab::ALL.len() {
+        app.handle(Action::Tab(tab));
+        app.handle(Action::NextView);
+        app.handle(Action::PrevView);
+        screen(&mut app, 120, 20);
+    }
+}
+
+#[test]
+fn the_debug_tab_shows_the_selected_trackers_history_and_logs() {
+    let debug = json!({"debug": {"total_rows": 3, "logs_limit": 50, "max_log_len": 1536, "entries_limit": 1000, "rows": [
+        {"kind": "dbg", "id": 0, "name": "x + 1", "file": "src/main.rs", "line": 4, "column": 5, "count": 2,
+         "value": "8", "last_at_ns": 5, "thread": "main"},
+        {"kind": "gauge", "id": 0, "name": "queue depth", "updates": 7, "current": 5.0, "min": 1.0, "max": 9.0,
+         "last_at_ns": 9, "thread": "main", "file": "src/main.rs", "line": 9, "column": 5, "history": [1.0, 9.0, 5.0]}
+    ]}});
+    let mut app = app_with(debug);
+    let debug_tab = hotpath_model::Tab::ALL.iter().position(|t| *t == hotpath_model::Tab::Debug).unwrap();
+    app.handle(Action::Tab(debug_tab));
+    app.handle(Action::Bottom);
+    let text = screen(&mut app, 150, 40);
+    assert!(text.contains("▶ queue depth") && text.contains("fetching…"), "{text}");
+    assert!(text.contains("Last 3 values: now 5, low 1, high 9"), "gauge sparkline: {text}");
+    // The poller is told which logs to fetch; its answer shows, newest first.
+    let path = app.logs.wanted().get().expect("the selected gauge's logs are wanted");
+    assert_eq!(path, "/debug/gauge/0/logs?limit=200");
+    let logs = json!({"kind": "gauge", "id": 0, "name": "queue depth", "total": 7, "logs": [
+        {"seq": 7, "at_ns": 2_500_000_000u64, "thread": "main", "op": "set", "operand": 5.0, "current": 5.0},
+        {"seq": 6, "at_ns": 2_000_000_000u64, "thread": "worker", "op": "inc", "operand": 4.0, "current": 9.0}
+    ]});
+    app.apply(Update::Logs { path, logs: Ok(logs) }, Instant::now());
+    let text = screen(&mut app, 150, 40);
+    assert!(text.contains("Logs: 2 kept of 7"), "{text}");
+    let newest = text.find("set 5 → 5").unwrap_or_else(|| panic!("{text}"));
+    assert!(text.find("inc 4 → 9").is_some_and(|older| older > newest), "{text}");
+    assert!(text.contains("2.500s") && text.contains("worker"), "{text}");
+    // Another tab: nothing is fetched.
+    app.handle(Action::Tab(0));
+    screen(&mut app, 150, 40);
+    assert_eq!(app.logs.wanted().get(), None);
+}

@@ -12,7 +12,8 @@ use ratatui::widgets::{Block, Paragraph, Row, Sparkline, Table as TableWidget, W
 use ratatui::Frame;
 use serde_json::Value;
 
-use super::section::{self, summary_line, Extra};
+use super::detail::Extra;
+use super::section::{self, summary_line};
 use super::table;
 use crate::console::state::{nested_key, App, History};
 
