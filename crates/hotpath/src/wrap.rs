@@ -128,6 +128,17 @@ pub mod parking_lot {
     pub use hotpath_engine::locks::parking_lot::{Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
 }
 
+/// `async_lock` types (feature `async-lock`).
+#[cfg(feature = "async-lock")]
+pub mod async_lock {
+    #[cfg(not(feature = "hotpath"))]
+    pub use ::async_lock::{Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockUpgradableReadGuard, RwLockWriteGuard};
+    #[cfg(feature = "hotpath")]
+    pub use hotpath_engine::locks::async_lock::{
+        Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockUpgradableReadGuard, RwLockWriteGuard,
+    };
+}
+
 /// `crossbeam_channel` types (feature `crossbeam`).
 #[cfg(feature = "crossbeam")]
 pub mod crossbeam_channel {

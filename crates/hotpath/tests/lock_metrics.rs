@@ -105,3 +105,51 @@ fn hold_times_are_sampled_per_thread() {
     assert_eq!((lock.acquisitions, lock.contended), (100, 0));
     assert_eq!(lock.hold.count, 7, "acquisitions 1, 17, 33, 49, 65, 81 and 97 were timed");
 }
+
+/// The async-lock backend: `await`ed and blocking acquisitions, contention from another
+/// thread, and an upgradable read counted as a read, its upgrade as a write.
+#[cfg(feature = "async-lock")]
+#[test]
+fn async_lock_backend_counts_like_the_others() {
+    use hotpath::wrap::async_lock::RwLockUpgradableReadGuard;
+    common::session();
+    let m = Arc::new(hotpath::mutex!(async_lock::Mutex::new(0u64), label = "async counted"));
+    let l = hotpath::rw_lock!(async_lock::RwLock::new(1u32), label = "async config");
+    let barrier = Arc::new(Barrier::new(2));
+    let holder = {
+        let (m, barrier) = (Arc::clone(&m), Arc::clone(&barrier));
+        std::thread::spawn(move || {
+            let _held = m.lock_blocking();
+            barrier.wait();
+            std::thread::sleep(Duration::from_millis(50));
+        })
+    };
+    barrier.wait();
+    *m.lock_blocking() += 1; // waits for the holder
+    holder.join().unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    runtime.block_on(async {
+        *m.lock().await += 1;
+        assert_eq!(*l.read().await, 1);
+        let up = l.upgradable_read().await;
+        assert_eq!(*up, 1);
+        let mut w = RwLockUpgradableReadGuard::upgrade(up).await;
+        *w += 1;
+        drop(w);
+        let up = l.try_upgradable_read().unwrap();
+        let r = l.try_read().unwrap(); // a reader next to the upgradable one
+        let up = RwLockUpgradableReadGuard::try_upgrade(up).expect_err("a reader is in");
+        drop(r);
+        let w = RwLockUpgradableReadGuard::try_upgrade(up).map_err(|_| ()).unwrap();
+        assert_eq!(*w, 2);
+    });
+    let report = common::report();
+    let row = report.mutexes.unwrap().rows.into_iter().find(|r| r.name == "async counted").unwrap();
+    assert_eq!((row.kind.as_str(), row.data_type.as_str()), ("async_lock", "u64"));
+    assert_eq!((row.lock.acquisitions, row.lock.contended), (3, 1));
+    assert!(row.lock.wait.max_ns >= 20_000_000, "waited for the 50 ms hold: {:?}", row.lock.wait);
+    let row = report.rw_locks.unwrap().rows.into_iter().find(|r| r.name == "async config").unwrap();
+    assert_eq!(row.kind, "async_lock");
+    assert_eq!((row.reads.acquisitions, row.reads.contended), (4, 0), "read, 2 upgradable, try_read");
+    assert_eq!((row.writes.acquisitions, row.writes.contended), (2, 0), "the two upgrades");
+}

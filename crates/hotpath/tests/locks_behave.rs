@@ -134,3 +134,39 @@ fn tokio_locks() {
         }
     );
 }
+
+#[cfg(feature = "async-lock")]
+#[test]
+fn async_lock_locks() {
+    same_behaviour_async!(
+        (Arc::new(async_lock::Mutex::new(0u32)), async_lock::RwLock::new(vec![0u8])),
+        (
+            Arc::new(hotpath::mutex!(async_lock::Mutex::new(0u32))),
+            hotpath::rw_lock!(async_lock::RwLock::new(vec![0u8]))
+        ),
+        |m, l, log| {
+            *m.lock().await += 1;
+            let held = m.lock().await;
+            rec(&mut log, m.try_lock().map(|g| *g));
+            let waiter = {
+                let m = Arc::clone(&m);
+                tokio::spawn(async move { *m.lock().await += 10 })
+            };
+            tokio::task::yield_now().await;
+            drop(held);
+            waiter.await.unwrap();
+            rec(&mut log, *m.lock_blocking());
+            {
+                let _r = l.read().await;
+                rec(&mut log, (l.try_read().map(|g| g.len()), l.try_write().is_some()));
+                let up = l.try_upgradable_read();
+                rec(&mut log, (up.map(|g| g.len()), l.try_upgradable_read().is_some()));
+            }
+            l.write().await.push(1);
+            l.write_blocking().push(2);
+            rec(&mut log, (l.read_blocking().clone(), l.upgradable_read().await.len()));
+            rec(&mut log, format!("{:?}", l.try_read().unwrap()));
+            rec(&mut log, l.into_inner());
+        }
+    );
+}

@@ -45,7 +45,8 @@ fn log_needs_debug_only_with_the_feature() {
         feature = "crossbeam",
         feature = "flume",
         feature = "async-channel",
-        feature = "parking_lot"
+        feature = "parking_lot",
+        feature = "async-lock"
     ))
 ))]
 #[test]

@@ -6,7 +6,7 @@ use super::entry::{MutexSite, RwLockSite};
 #[diagnostic::on_unimplemented(
     message = "`hotpath::mutex!` cannot wrap `{Self}`",
     label = "not a mutex of a lock backend that is enabled",
-    note = "mutex! takes the lock a constructor returns: std::sync::Mutex always; parking_lot::Mutex needs hotpath's `parking_lot` feature, tokio::sync::Mutex `tokio` (e.g. features = [\"hotpath/hotpath\", \"hotpath/tokio\"])",
+    note = "mutex! takes the lock a constructor returns: std::sync::Mutex always; parking_lot::Mutex needs hotpath's `parking_lot` feature, tokio::sync::Mutex `tokio`, async_lock::Mutex `async-lock` (e.g. features = [\"hotpath/hotpath\", \"hotpath/tokio\"])",
     note = "the wrapper is named hotpath::wrap::<backend>::Mutex<T>, such as hotpath::wrap::std::sync::Mutex<T>; use that path in signatures and fields so they compile with the `hotpath` feature on and off"
 )]
 pub trait InstrumentMutex {
@@ -21,7 +21,7 @@ pub trait InstrumentMutex {
 #[diagnostic::on_unimplemented(
     message = "`hotpath::rw_lock!` cannot wrap `{Self}`",
     label = "not an RwLock of a lock backend that is enabled",
-    note = "rw_lock! takes the lock a constructor returns: std::sync::RwLock always; parking_lot::RwLock needs hotpath's `parking_lot` feature, tokio::sync::RwLock `tokio` (e.g. features = [\"hotpath/hotpath\", \"hotpath/tokio\"])",
+    note = "rw_lock! takes the lock a constructor returns: std::sync::RwLock always; parking_lot::RwLock needs hotpath's `parking_lot` feature, tokio::sync::RwLock `tokio`, async_lock::RwLock `async-lock` (e.g. features = [\"hotpath/hotpath\", \"hotpath/tokio\"])",
     note = "the wrapper is named hotpath::wrap::<backend>::RwLock<T>, such as hotpath::wrap::std::sync::RwLock<T>; use that path in signatures and fields so they compile with the `hotpath` feature on and off"
 )]
 pub trait InstrumentRwLock {

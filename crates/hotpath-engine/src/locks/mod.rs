@@ -1,13 +1,15 @@
-//! Locks: `mutex!` and `rw_lock!` wrap std, parking_lot (`parking_lot`) and tokio
-//! (`tokio`) locks.
+//! Locks: `mutex!` and `rw_lock!` wrap std, parking_lot (`parking_lot`), tokio
+//! (`tokio`) and async-lock (`async-lock`) locks.
 //!
 //! - `entry`: one row per site and data type; contended-wait and hold metrics per lock
 //!   mode, and `Held`, the part of every guard that records its hold time.
 //! - `instrument`: the traits the macros dispatch on.
 //! - `guard`: `Deref`/`Debug`/`Display` impls shared by all wrappers.
-//! - `std`, `parking_lot`, `tokio`: the wrappers.
+//! - `std`, `parking_lot`, `tokio`, `async_lock`: the wrappers.
 //! - `section`: the `mutexes` and `rw_locks` sections.
 
+#[cfg(feature = "async-lock")]
+pub mod async_lock;
 mod entry;
 mod guard;
 mod instrument;
