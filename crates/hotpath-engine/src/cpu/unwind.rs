@@ -1,6 +1,8 @@
 //! Turns raw samples into call stacks: DWARF CFI unwinding of the copied stack with
 //! `framehop`, over the modules (`dl_iterate_phdr`) of this process, and symbol
-//! names from each module's symbol table (`object`, `rustc-demangle`).
+//! names from each module's symbol tables (`object`, `rustc-demangle`); for a stripped
+//! library, also from its separate debug file when one is installed (found by build id
+//! under /usr/lib/debug, as Debian's `libc6-dbg` installs them).
 //!
 //! Runs on the `hp-cpu` thread, never in a signal handler, so it may allocate.
 
@@ -75,12 +77,11 @@ impl Modules {
             };
             let name = loaded.path.rsplit('/').next().unwrap_or(&loaded.path).to_string();
             modules.unwinder.add_module(Module::new(name, loaded.avma.clone(), loaded.bias, info));
-            let mut functions: Vec<(u64, u64, String)> = file
-                .symbols()
-                .chain(file.dynamic_symbols())
-                .filter(|s| s.kind() == SymbolKind::Text && s.address() != 0)
-                .filter_map(|s| Some((s.address(), s.size(), s.name().ok()?.to_string())))
-                .collect();
+            let mut functions = text_symbols(file.symbols());
+            if functions.is_empty() {
+                functions = debug_file_symbols(&file).unwrap_or_default();
+            }
+            functions.extend(text_symbols(file.dynamic_symbols()));
             functions.sort_unstable_by_key(|f| f.0);
             functions.dedup_by_key(|f| f.0);
             let module = loaded.path.rsplit('/').next().unwrap_or(&loaded.path).to_string();
@@ -133,6 +134,25 @@ impl Modules {
     }
 }
 
+/// `(start svma, size, name)` of the function symbols among `symbols`.
+fn text_symbols<'d, S: ObjectSymbol<'d>>(symbols: impl Iterator<Item = S>) -> Vec<(u64, u64, String)> {
+    symbols
+        .filter(|s| s.kind() == SymbolKind::Text && s.address() != 0)
+        .filter_map(|s| Some((s.address(), s.size(), s.name().ok()?.to_string())))
+        .collect()
+}
+
+/// The function symbols of a stripped module's separate debug file, found by its build
+/// id (GDB's and perf's convention: `/usr/lib/debug/.build-id/ab/cdef….debug`).
+fn debug_file_symbols(file: &object::File<'_>) -> Option<Vec<(u64, u64, String)>> {
+    let id = file.build_id().ok()??;
+    let hex: String = id.iter().map(|b| format!("{b:02x}")).collect();
+    let path = format!("/usr/lib/debug/.build-id/{}/{}.debug", hex.get(..2)?, hex.get(2..)?);
+    let bytes = std::fs::read(path).ok()?;
+    let debug = object::File::parse(&*bytes).ok()?;
+    Some(text_symbols(debug.symbols()))
+}
+
 /// Path, load bias and mapped range of each module, from `dl_iterate_phdr`.
 fn loaded_modules() -> Vec<Loaded> {
     unsafe extern "C" fn visit(info: *mut libc::dl_phdr_info, _size: usize, data: *mut libc::c_void) -> libc::c_int {
@@ -164,4 +184,36 @@ fn loaded_modules() -> Vec<Loaded> {
     unsafe { libc::dl_iterate_phdr(Some(visit), (&mut out as *mut Vec<Loaded>).cast()) };
     out.retain(|m| std::path::Path::new(&m.path).exists());
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A libc function that is not exported (only in libc's debug file) is named, not
+    /// shown as `libc.so.6+0x…`. Needs the debug file (Debian's libc6-dbg, which
+    /// scripts/test installs); skipped without it outside the suite.
+    #[test]
+    fn stripped_library_functions_are_named_from_their_debug_file() {
+        let libc = loaded_modules().into_iter().find(|m| m.path.contains("libc.so")).expect("libc is loaded");
+        let bytes = std::fs::read(&libc.path).unwrap();
+        let file = object::File::parse(&*bytes).unwrap();
+        let Some(debug) = debug_file_symbols(&file) else {
+            assert!(
+                std::env::var_os("HOTPATH_TEST_SUITE").is_none(),
+                "no debug file for {}: install libc6-dbg",
+                libc.path
+            );
+            return eprintln!("skipped: no debug file for {}", libc.path);
+        };
+        let exported: std::collections::HashSet<u64> =
+            text_symbols(file.dynamic_symbols()).into_iter().map(|f| f.0).collect();
+        let (start, _, name) = debug
+            .iter()
+            .find(|(start, size, name)| *size > 8 && !exported.contains(start) && !name.contains('.'))
+            .expect("libc has internal functions")
+            .clone();
+        let mut modules = Modules::load();
+        assert_eq!(modules.name(libc.bias + start + 4), name);
+    }
 }
