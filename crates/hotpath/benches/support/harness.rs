@@ -15,7 +15,7 @@
 //! - `sampler`: ns per threads-view sample with 10 and 100 extra parked threads (when
 //!   the subject can sample on demand)
 //!
-//! I/O modes (see [`run_io`]), comparing `io!`-wrapped in-memory streams with unwrapped ones:
+//! I/O modes (see [`run_io`], in `io_harness.rs`), comparing `io!`-wrapped in-memory streams with unwrapped ones:
 //! - `io`: ns per `read`/`write` call of 64 B and 64 KiB, wrapped and unwrapped
 //! - `io-cpu OPS`: process CPU time (all threads) per wrapped 64 B read, session end included
 //! - `flow [ITERATIONS]`: ns per operation, calling thread, best of 7 rounds, of a std
@@ -30,12 +30,10 @@
 //!   wrapped), for instruction counts under callgrind
 
 use std::any::Any;
-use std::future::Future;
 use std::hint::black_box;
-use std::io::{Read, Write};
-use std::pin::{pin, Pin};
-use std::task::{Context, Poll, Waker};
 use std::time::Instant;
+
+use flow::{per_op, run_op, OPS};
 
 /// What a harness user provides.
 pub(crate) struct Subject {
@@ -131,146 +129,6 @@ fn peak_rss_kib() -> u64 {
         .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).map(str::to_owned))
         .and_then(|l| l.split_whitespace().nth(1).and_then(|v| v.parse().ok()))
         .unwrap_or(0)
-}
-
-/// Polls a future to completion on this thread.
-fn block_on<F: Future>(f: F) -> F::Output {
-    let mut f = pin!(f);
-    let mut cx = Context::from_waker(Waker::noop());
-    loop {
-        if let Poll::Ready(v) = f.as_mut().poll(&mut cx) {
-            return v;
-        }
-    }
-}
-
-/// Yields `0..n`; the stream every `stream` measurement drains.
-struct Counter {
-    next: u64,
-    n: u64,
-}
-
-impl futures_core::Stream for Counter {
-    type Item = u64;
-    fn poll_next(mut self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Option<u64>> {
-        let next = self.next;
-        self.next += 1;
-        Poll::Ready((next < self.n).then_some(next))
-    }
-}
-
-fn drain<S: futures_core::Stream<Item = u64>>(stream: S) -> u64 {
-    let mut stream = pin!(stream);
-    let mut cx = Context::from_waker(Waker::noop());
-    let mut acc = 0u64;
-    while let Poll::Ready(Some(v)) = stream.as_mut().poll_next(&mut cx) {
-        acc = acc.wrapping_add(v);
-    }
-    acc
-}
-
-/// One async or concurrency operation, wrapped by the subject's macros or not: `n`
-/// repetitions, returning a value that depends on all of them.
-#[derive(Clone, Copy, Debug)]
-enum Op {
-    Channel,
-    Lock,
-    Future,
-    Stream,
-    Gauge,
-    Val,
-}
-
-const OPS: [(Op, &str); 6] = [
-    (Op::Channel, "channel"),
-    (Op::Lock, "lock"),
-    (Op::Future, "future"),
-    (Op::Stream, "stream"),
-    (Op::Gauge, "gauge"),
-    (Op::Val, "val"),
-];
-
-#[inline(never)]
-fn run_op(op: Op, wrapped: bool, n: u64) -> u64 {
-    let mut acc = 0u64;
-    match (op, wrapped) {
-        (Op::Channel, false) => {
-            let (tx, rx) = std::sync::mpsc::channel::<u64>();
-            for i in 0..n {
-                tx.send(i).unwrap();
-                acc = acc.wrapping_add(rx.recv().unwrap());
-            }
-        }
-        (Op::Channel, true) => {
-            let (tx, rx) = hotpath::channel!(std::sync::mpsc::channel::<u64>(), label = "bench-channel");
-            for i in 0..n {
-                tx.send(i).unwrap();
-                acc = acc.wrapping_add(rx.recv().unwrap());
-            }
-        }
-        (Op::Lock, false) => {
-            let m = std::sync::Mutex::new(0u64);
-            for i in 0..n {
-                *m.lock().unwrap() += black_box(i);
-            }
-            acc = *m.lock().unwrap();
-        }
-        (Op::Lock, true) => {
-            let m = hotpath::mutex!(std::sync::Mutex::new(0u64), label = "bench-mutex");
-            for i in 0..n {
-                *m.lock().unwrap() += black_box(i);
-            }
-            acc = *m.lock().unwrap();
-        }
-        (Op::Future, false) => {
-            for i in 0..n {
-                acc = acc.wrapping_add(block_on(async { black_box(i) }));
-            }
-        }
-        (Op::Future, true) => {
-            for i in 0..n {
-                acc = acc.wrapping_add(block_on(hotpath::future!(async { black_box(i) }, label = "bench-future")));
-            }
-        }
-        (Op::Stream, false) => acc = drain(Counter { next: 0, n }),
-        (Op::Stream, true) => acc = drain(hotpath::stream!(Counter { next: 0, n }, label = "bench-stream")),
-        (Op::Gauge, false) => {
-            let mut value = 0.0f64;
-            for i in 0..n {
-                value = black_box(i as f64);
-            }
-            acc = value as u64;
-        }
-        (Op::Gauge, true) => {
-            for i in 0..n {
-                hotpath::gauge!("bench-gauge").set(black_box(i));
-            }
-            acc = n;
-        }
-        (Op::Val, false) => {
-            for i in 0..n {
-                acc = acc.wrapping_add(*black_box(&i));
-            }
-        }
-        (Op::Val, true) => {
-            for i in 0..n {
-                hotpath::val!("bench-val").set(black_box(&i));
-                acc = acc.wrapping_add(i);
-            }
-        }
-    }
-    acc
-}
-
-/// Best of seven rounds of `n` operations, in nanoseconds per operation.
-fn per_op(op: Op, wrapped: bool, n: u64) -> f64 {
-    (0..7)
-        .map(|_| {
-            let start = Instant::now();
-            black_box(run_op(op, wrapped, n));
-            start.elapsed().as_nanos() as f64 / n as f64
-        })
-        .fold(f64::INFINITY, f64::min)
 }
 
 /// Runs the mode named on the command line and prints `key value` lines.
@@ -436,138 +294,10 @@ pub(crate) fn run(subject: Subject) {
     }
 }
 
-/// What a harness user provides for the I/O modes.
-pub(crate) struct IoSubject {
-    /// Name printed with the results.
-    pub(crate) name: &'static str,
-    /// Wraps a source with the profiler's `io!` (boxed, like the unwrapped baseline).
-    pub(crate) reader: fn(Source) -> Box<dyn Read>,
-    /// Wraps a sink with the profiler's `io!`.
-    pub(crate) writer: fn(Sink) -> Box<dyn Write>,
-    /// Starts a profiling session with report output off; dropped to end it.
-    pub(crate) start: fn() -> Box<dyn Any>,
-}
-
-/// Size of the in-memory streams: one 64 KiB operation copies all of it.
-const STREAM: usize = 64 * 1024;
-
-/// An endless in-memory byte source: each read copies from a 64 KiB buffer.
-pub(crate) struct Source {
-    data: Vec<u8>,
-    pos: usize,
-}
-
-impl Source {
-    fn new() -> Self {
-        Self { data: (0..STREAM).map(|i| i as u8).collect(), pos: 0 }
-    }
-}
-
-impl Read for Source {
-    #[inline(never)]
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = buf.len().min(STREAM - self.pos);
-        buf[..n].copy_from_slice(&self.data[self.pos..self.pos + n]);
-        self.pos = (self.pos + n) % STREAM;
-        Ok(n)
-    }
-}
-
-/// An endless in-memory byte sink: each write copies into a 64 KiB buffer.
-pub(crate) struct Sink {
-    data: Vec<u8>,
-    pos: usize,
-}
-
-impl Sink {
-    fn new() -> Self {
-        Self { data: vec![0; STREAM], pos: 0 }
-    }
-}
-
-impl Write for Sink {
-    #[inline(never)]
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let n = buf.len().min(STREAM - self.pos);
-        self.data[self.pos..self.pos + n].copy_from_slice(&buf[..n]);
-        self.pos = (self.pos + n) % STREAM;
-        Ok(n)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-/// Best of seven rounds of `ops` reads of `size` bytes, in ns per read.
-fn per_read(reader: &mut dyn Read, size: usize, ops: u64) -> f64 {
-    let mut buf = vec![0u8; size];
-    best_of_seven(ops, || {
-        black_box(reader.read(black_box(&mut buf)).ok());
-    })
-}
-
-/// Best of seven rounds of `ops` writes of `size` bytes, in ns per write.
-fn per_write(writer: &mut dyn Write, size: usize, ops: u64) -> f64 {
-    let buf = vec![1u8; size];
-    best_of_seven(ops, || {
-        black_box(writer.write(black_box(&buf)).ok());
-    })
-}
-
-fn best_of_seven(ops: u64, mut op: impl FnMut()) -> f64 {
-    (0..7)
-        .map(|_| {
-            let start = Instant::now();
-            for _ in 0..ops {
-                op();
-            }
-            start.elapsed().as_nanos() as f64 / ops as f64
-        })
-        .fold(f64::INFINITY, f64::min)
-}
-
-/// Runs the I/O mode named on the command line and prints `key=value` fields.
-pub(crate) fn run_io(subject: IoSubject) {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
-    let number = |i: usize, default: u64| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default);
-    match args.first().map(String::as_str).unwrap_or("io") {
-        "io-cpu" => {
-            let ops = number(1, 10_000_000);
-            let mut buf = [0u8; 64];
-            let mut plain: Box<dyn Read> = Box::new(Source::new());
-            let before = process_cpu_ns();
-            for _ in 0..ops {
-                black_box(plain.read(black_box(&mut buf)).ok());
-            }
-            let plain_ns = (process_cpu_ns() - before) as f64 / ops as f64;
-            let before = process_cpu_ns();
-            let session = (subject.start)();
-            let mut wrapped = (subject.reader)(Source::new());
-            for _ in 0..ops {
-                black_box(wrapped.read(black_box(&mut buf)).ok());
-            }
-            drop(wrapped);
-            drop(session);
-            let io_ns = (process_cpu_ns() - before) as f64 / ops as f64;
-            println!("{} io-cpu ops={ops} cpu_plain_ns_per_op={plain_ns:.2} cpu_io_ns_per_op={io_ns:.2}", subject.name);
-        }
-        _ => {
-            let ops = number(1, 2_000_000);
-            let session = (subject.start)();
-            let mut fields = Vec::new();
-            for (size, name, ops) in [(64, "64", ops), (STREAM, "64k", (ops / 100).max(1))] {
-                let mut plain_r: Box<dyn Read> = Box::new(Source::new());
-                let mut plain_w: Box<dyn Write> = Box::new(Sink::new());
-                let mut io_r = (subject.reader)(Source::new());
-                let mut io_w = (subject.writer)(Sink::new());
-                fields.push(format!("read{name}_plain_ns={:.2}", per_read(&mut *plain_r, size, ops)));
-                fields.push(format!("read{name}_io_ns={:.2}", per_read(&mut *io_r, size, ops)));
-                fields.push(format!("write{name}_plain_ns={:.2}", per_write(&mut *plain_w, size, ops)));
-                fields.push(format!("write{name}_io_ns={:.2}", per_write(&mut *io_w, size, ops)));
-            }
-            drop(session);
-            println!("{} io {}", subject.name, fields.join(" "));
-        }
-    }
-}
+#[path = "flow_harness.rs"]
+mod flow;
+#[path = "io_harness.rs"]
+mod io;
+// The `overhead` bench drives only the function modes.
+#[allow(unused_imports)]
+pub(crate) use io::{run_io, IoSubject, Sink, Source};
