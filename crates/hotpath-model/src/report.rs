@@ -125,10 +125,12 @@ impl Section {
 
 impl FromStr for Section {
     type Err = String;
-    /// A section's name or key: `functions-timing` and `functions_timing` both work.
+    /// A section's name or key, with `-` or `_` between words: `functions-timing`,
+    /// `functions_timing`, and `rw-locks` as the table title prints it, all work.
     fn from_str(s: &str) -> Result<Self, String> {
         let s = s.trim();
-        SECTIONS.iter().find(|d| d.name == s || d.key == s).map(|d| d.section).ok_or_else(|| {
+        let key = s.replace('-', "_");
+        SECTIONS.iter().find(|d| d.name == s || d.key == key).map(|d| d.section).ok_or_else(|| {
             let names: Vec<&str> = SECTIONS.iter().map(|d| d.name).collect();
             format!("unknown section {s:?}; expected one of {}", names.join(", "))
         })

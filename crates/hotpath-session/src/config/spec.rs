@@ -98,6 +98,9 @@ mod tests {
         assert_eq!(all.len(), Section::all().len() - 1);
         assert!(!all.contains(&Section::Threads));
         assert_eq!(parse("functions_timing"), SectionSpec::Explicit(vec![Section::FunctionsTiming]));
+        // As the tables title them: `rw-locks - ...`, `tokio-runtime - ...`.
+        assert_eq!(parse("rw-locks,tokio-runtime"), parse("rw_locks,tokio_runtime"));
+        assert_eq!(parse("rw-locks"), SectionSpec::Explicit(vec![Section::RwLocks]));
         let (spec, unknown) = SectionSpec::parse("functions-timing,bogus,-nope");
         assert_eq!(
             (spec, unknown),
