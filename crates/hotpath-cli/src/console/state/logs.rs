@@ -3,6 +3,7 @@
 
 use std::sync::{Arc, Mutex};
 
+use hotpath_model::{DebugLogs, DebugRow};
 use serde_json::Value;
 
 /// Records asked of the server per fetch: more than a screen shows.
@@ -29,7 +30,7 @@ impl Wanted {
 pub(crate) struct TrackerLogs {
     wanted: Wanted,
     /// The last answer: its path, and the logs or why there are none.
-    last: Option<(String, Result<Value, String>)>,
+    last: Option<(String, Result<DebugLogs, String>)>,
 }
 
 impl TrackerLogs {
@@ -38,27 +39,27 @@ impl TrackerLogs {
         self.wanted.clone()
     }
 
-    /// Follows the tracker of a debug section row (`None`: stop fetching).
-    pub(crate) fn follow(&self, row: Option<&Value>) {
-        self.wanted.set(row.and_then(logs_path));
+    /// Follows a tracker of the debug section (`None`: stop fetching).
+    pub(crate) fn follow(&self, tracker: Option<&DebugRow>) {
+        self.wanted.set(tracker.map(logs_path));
     }
 
+    /// Takes in the server's answer for `path`, read as the model's `DebugLogs`.
     pub(crate) fn received(&mut self, path: String, logs: Result<Value, String>) {
+        let logs = logs.and_then(|v| serde_json::from_value(v).map_err(|e| format!("{path}: unexpected answer: {e}")));
         self.last = Some((path, logs));
     }
 
-    /// The last answer for `row`'s tracker, if the last fetch was of it.
-    pub(crate) fn of(&self, row: &Value) -> Option<&Result<Value, String>> {
-        let path = logs_path(row)?;
+    /// The last answer for `tracker`, if the last fetch was of it.
+    pub(crate) fn of(&self, tracker: &DebugRow) -> Option<&Result<DebugLogs, String>> {
+        let path = logs_path(tracker);
         self.last.as_ref().filter(|(p, _)| *p == path).map(|(_, logs)| logs)
     }
 }
 
-/// `/debug/{kind}/{id}/logs?limit=N` for a row of the debug section.
-pub(crate) fn logs_path(row: &Value) -> Option<String> {
-    let kind = row["kind"].as_str().filter(|k| ["dbg", "val", "gauge"].contains(k))?;
-    let id = row["id"].as_u64()?;
-    Some(format!("/debug/{kind}/{id}/logs?limit={LIMIT}"))
+/// `/debug/{kind}/{id}/logs?limit=N` of a tracker.
+fn logs_path(tracker: &DebugRow) -> String {
+    format!("/debug/{}/{}/logs?limit={LIMIT}", tracker.kind().as_str(), tracker.id())
 }
 
 #[cfg(test)]
@@ -66,19 +67,32 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn tracker(row: Value) -> DebugRow {
+        serde_json::from_value(row).unwrap()
+    }
+
     #[test]
     fn follows_the_selected_tracker_and_keeps_only_its_answer() {
         let mut logs = TrackerLogs::default();
         let wanted = logs.wanted();
-        let gauge = json!({"kind": "gauge", "id": 3, "name": "depth"});
-        let val = json!({"kind": "val", "id": 0, "name": "user"});
+        let place = json!({"last_at_ns": 1, "thread": "main", "file": "a.rs", "line": 1, "column": 1});
+        let mut gauge = json!({"kind": "gauge", "id": 3, "name": "depth", "updates": 1, "current": 1.0,
+                               "min": 1.0, "max": 1.0, "history": [1.0]});
+        let mut val = json!({"kind": "val", "id": 0, "name": "user", "count": 1, "value": "7"});
+        for row in [&mut gauge, &mut val] {
+            row.as_object_mut().unwrap().extend(place.as_object().unwrap().clone());
+        }
+        let (gauge, val) = (tracker(gauge), tracker(val));
         logs.follow(Some(&gauge));
         assert_eq!(wanted.get().as_deref(), Some("/debug/gauge/3/logs?limit=200"));
-        logs.received(wanted.get().unwrap(), Ok(json!({"logs": []})));
-        assert!(logs.of(&gauge).is_some());
+        let answer = json!({"kind": "gauge", "id": 3, "name": "depth", "total": 0, "logs": []});
+        logs.received(wanted.get().unwrap(), Ok(answer));
+        assert!(logs.of(&gauge).is_some_and(|l| l.is_ok()));
         assert!(logs.of(&val).is_none(), "an answer for another tracker is not shown");
-        logs.follow(Some(&json!({"kind": "thread", "id": 1})));
-        assert_eq!(wanted.get(), None, "not a tracker row");
+        // A row of another kind is not a tracker: it never reaches `follow`.
+        assert!(serde_json::from_value::<DebugRow>(json!({"kind": "thread", "id": 1})).is_err());
+        logs.received(wanted.get().unwrap(), Ok(json!({"logs": "nope"})));
+        assert!(logs.of(&gauge).is_some_and(|l| l.as_ref().is_err_and(|e| e.contains("unexpected answer"))));
         logs.follow(None);
         assert_eq!(wanted.get(), None);
     }
