@@ -103,7 +103,7 @@ pub fn measure_block(input: TokenStream) -> TokenStream {
         #[cfg(not(feature = "hotpath"))]
         Ok((spec::Label::Expr(label), expr)) => inert::passthrough(expr, &[label], &[]),
         #[cfg(not(feature = "hotpath"))]
-        Ok((spec::Label::Literal(_), expr)) => inert::passthrough(expr, &[], &[]),
+        Ok((spec::Label::Literal(..), expr)) => inert::passthrough(expr, &[], &[]),
     }
 }
 

@@ -8,7 +8,7 @@ use crate::args::{self, Arg, Value};
 use crate::error::{Collector, Error, Errors};
 use crate::exprs;
 use crate::note::Note;
-use crate::spec::{boolean, quoted, unknown, Label};
+use crate::spec::{boolean, keep, quoted, unknown, Label};
 
 /// One wrapping macro: its name in messages and the parameters it takes.
 #[derive(Clone, Copy)]
@@ -35,14 +35,14 @@ impl WrapMacro {
     }
 }
 
-/// The parsed call.
-// Parsed in both modes so that `hotpath` off rejects the same arguments; only the
-// expansion with `hotpath` on reads every field.
-#[cfg_attr(not(feature = "hotpath"), allow(dead_code))]
+/// The parsed call. `iter` and `log` are checked in both modes but kept only for the
+/// expansion with `hotpath` on.
 pub(crate) struct WrapArgs {
     pub(crate) expr: TokenStream,
     pub(crate) label: Option<Label>,
+    #[cfg(feature = "hotpath")]
     pub(crate) iter: bool,
+    #[cfg(feature = "hotpath")]
     pub(crate) log: bool,
     /// `capacity = N`: the bound to report for channels whose constructor hides it.
     pub(crate) capacity: Option<TokenStream>,
@@ -81,7 +81,9 @@ pub(crate) fn wrap_args(tokens: TokenStream, spec: WrapMacro) -> Result<WrapArgs
     let mut out = WrapArgs {
         expr: expr.into_iter().collect(),
         label: None,
+        #[cfg(feature = "hotpath")]
         iter: false,
+        #[cfg(feature = "hotpath")]
         log: false,
         capacity: None,
         notes: Vec::new(),
@@ -111,8 +113,8 @@ fn one(arg: &Arg, spec: WrapMacro, out: &mut WrapArgs) -> Result<(), Error> {
     }
     match arg.name.as_str() {
         "label" => out.label = Some(label(arg)?),
-        "iter" => out.iter = boolean(arg)?,
-        "log" => out.log = boolean(arg)?,
+        "iter" => keep!(out.iter, boolean(arg)?),
+        "log" => keep!(out.log, boolean(arg)?),
         "capacity" => match &arg.value {
             Value::Int(n) => {
                 out.capacity = Some(TokenTree::from(proc_macro::Literal::usize_unsuffixed(*n as usize)).into())
@@ -135,7 +137,7 @@ fn one(arg: &Arg, spec: WrapMacro, out: &mut WrapArgs) -> Result<(), Error> {
 fn label(arg: &Arg) -> Result<Label, Error> {
     match &arg.value {
         Value::Str(s) if s.is_empty() => Err(Error::new(arg.value_span, "the label must not be empty")),
-        Value::Str(s) => Ok(Label::Literal(s.clone())),
+        Value::Str(s) => Ok(Label::literal(s.clone())),
         Value::Tokens(expr) => Ok(Label::Expr(expr.clone())),
         other => Err(Error::new(
             arg.value_span,

@@ -6,13 +6,25 @@ use crate::args;
 use crate::error::{Collector, Error, Errors};
 use crate::exprs;
 
-/// A label as written: a string literal, or an expression evaluated at run time.
-// Parsed in both modes so that `hotpath` off rejects the same arguments; only the
-// expansion with `hotpath` on reads every field.
-#[cfg_attr(not(feature = "hotpath"), allow(dead_code))]
+/// A label as written: a string literal, or an expression evaluated at run time. Without
+/// `hotpath` only an expression is kept (it is still type-checked); a literal's text is
+/// read by the expansion alone.
 pub(crate) enum Label {
-    Literal(String),
+    Literal(#[cfg(feature = "hotpath")] String),
     Expr(TokenStream),
+}
+
+impl Label {
+    /// A checked, non-empty string literal.
+    pub(crate) fn literal(text: String) -> Label {
+        #[cfg(feature = "hotpath")]
+        return Label::Literal(text);
+        #[cfg(not(feature = "hotpath"))]
+        {
+            let _ = text;
+            Label::Literal()
+        }
+    }
 }
 
 const USAGE: &str = "expected `measure_block!(\"label\", expression)`";
@@ -27,7 +39,7 @@ pub(crate) fn block_args(tokens: TokenStream) -> Result<(Label, TokenStream), Er
         None => return Err(Error::new(Span::call_site(), USAGE).into()),
         Some([TokenTree::Literal(lit)]) if args::parse_string_literal(lit).is_some() => {
             match args::parse_string_literal(lit) {
-                Some(s) if !s.is_empty() => Some(Label::Literal(s)),
+                Some(s) if !s.is_empty() => Some(Label::literal(s)),
                 _ => {
                     errors.push(Error::new(lit.span(), "the label must be a non-empty string literal"));
                     None

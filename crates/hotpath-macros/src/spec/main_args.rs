@@ -58,23 +58,29 @@ const KNOWN: [&str; 14] = [
     "cpu_output",
 ];
 
-/// Parameters of `#[hotpath::main]`.
-// Parsed in both modes so that `hotpath` off rejects the same arguments; only the
-// expansion with `hotpath` on reads every field.
-#[cfg_attr(not(feature = "hotpath"), allow(dead_code))]
+/// Parameters of `#[hotpath::main]`. Every one is checked in both modes; without
+/// `hotpath` only the notes (warnings about ignored parameters) are kept.
 #[derive(Default)]
 pub(crate) struct MainArgs {
+    #[cfg(feature = "hotpath")]
     pub(crate) percentiles: Option<Vec<f64>>,
+    #[cfg(feature = "hotpath")]
     pub(crate) format: Option<String>,
+    #[cfg(feature = "hotpath")]
     pub(crate) limit: Option<u64>,
     /// `functions_limit = N`, ...: (parameter name, value), in the order given.
+    #[cfg(feature = "hotpath")]
     pub(crate) section_limits: Vec<(&'static str, u64)>,
+    #[cfg(feature = "hotpath")]
     pub(crate) output_path: Option<String>,
     /// `report = "functions-timing,threads"`: the section spec, already checked.
+    #[cfg(feature = "hotpath")]
     pub(crate) report: Option<String>,
     /// `allocator = path::To::Allocator`: wrapped by the counting allocator with `hotpath-alloc`.
+    #[cfg(feature = "hotpath")]
     pub(crate) allocator: Option<TokenStream>,
     /// `cpu_output = "dir"`: where `hotpath-cpu` writes its profile files.
+    #[cfg(feature = "hotpath")]
     pub(crate) cpu_output: Option<String>,
     /// Accepted but ignored parameters (`timeout = ms` of older releases).
     pub(crate) notes: Vec<Note>,
@@ -94,7 +100,7 @@ pub(crate) fn main_args(tokens: TokenStream) -> Result<MainArgs, Errors> {
 
 fn one(arg: &Arg, out: &mut MainArgs) -> Result<(), Error> {
     match arg.name.as_str() {
-        "percentiles" => out.percentiles = Some(percentiles(arg)?),
+        "percentiles" => keep!(out.percentiles, Some(percentiles(arg)?)),
         "format" => {
             let f = string(arg)?;
             if !FORMATS.contains(&f.as_str()) {
@@ -103,22 +109,26 @@ fn one(arg: &Arg, out: &mut MainArgs) -> Result<(), Error> {
                     format!("unknown format {f:?}; expected one of {}", quoted(&FORMATS)),
                 ));
             }
-            out.format = Some(f);
+            keep!(out.format, Some(f));
         }
-        "limit" => out.limit = Some(row_count(arg)?),
+        "limit" => keep!(out.limit, Some(row_count(arg)?)),
         name if SECTION_LIMITS.contains(&name) => {
             let method = SECTION_LIMITS.iter().find(|m| **m == name).expect("listed");
-            out.section_limits.push((method, row_count(arg)?));
+            let limit = (*method, row_count(arg)?);
+            #[cfg(feature = "hotpath")]
+            out.section_limits.push(limit);
+            #[cfg(not(feature = "hotpath"))]
+            let _ = limit;
         }
-        "output_path" => out.output_path = Some(string(arg)?),
+        "output_path" => keep!(out.output_path, Some(string(arg)?)),
         "report" => {
             let spec = string(arg)?;
             check_report(&spec).map_err(|m| Error::new(arg.value_span, m))?;
-            out.report = Some(spec);
+            keep!(out.report, Some(spec));
         }
-        "cpu_output" => out.cpu_output = Some(string(arg)?),
+        "cpu_output" => keep!(out.cpu_output, Some(string(arg)?)),
         "allocator" => match &arg.value {
-            Value::Tokens(path) if is_path(path) => out.allocator = Some(path.clone()),
+            Value::Tokens(path) if is_path(path) => keep!(out.allocator, Some(path.clone())),
             other => {
                 return Err(wrong_kind(arg, other, "the path of a unit-struct allocator, like `mimalloc::MiMalloc`"))
             }

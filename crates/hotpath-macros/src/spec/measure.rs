@@ -7,23 +7,27 @@ use super::common::{boolean, label_value, string, unknown};
 use crate::args::{self, Arg};
 use crate::error::{Collector, Error, Errors};
 
-/// What `#[measure]` (and the other function attributes) were asked for.
-// Parsed in both modes so that `hotpath` off rejects the same arguments; only the
-// expansion with `hotpath` on reads every field.
-#[cfg_attr(not(feature = "hotpath"), allow(dead_code))]
+/// What `#[measure]` (and the other function attributes) were asked for. Every parameter
+/// is checked in both modes; without `hotpath` only `future` is kept (it restricts the
+/// item to async functions), the rest exists for the expansion alone.
 #[derive(Clone, Default)]
 pub(crate) struct MeasureArgs {
     /// `label = "name"`: the row's name instead of the function's path.
+    #[cfg(feature = "hotpath")]
     pub(crate) label: Option<String>,
     /// `impl_type = "Type"`: the row is named `module::Type::function`.
+    #[cfg(feature = "hotpath")]
     pub(crate) impl_type: Option<String>,
     /// `log = true`: keep the `Debug` text of the last returned values.
+    #[cfg(feature = "hotpath")]
     pub(crate) log: bool,
     /// `future = true`: only on async functions (they are in the futures section anyway).
     pub(crate) future: bool,
     /// Set by `future_fn`: the call is reported as a future only.
+    #[cfg(feature = "hotpath")]
     pub(crate) future_only: bool,
     /// Set by `measure_all(log = true)`: log only return types that implement `Debug`.
+    #[cfg(feature = "hotpath")]
     pub(crate) log_if_debug: bool,
 }
 
@@ -35,15 +39,20 @@ pub(crate) fn measure_args(tokens: TokenStream) -> Result<MeasureArgs, Errors> {
 
 /// `#[hotpath::future_fn]` or `#[hotpath::future_fn(log = true)]`.
 pub(crate) fn future_fn_args(tokens: TokenStream) -> Result<MeasureArgs, Errors> {
-    let base = MeasureArgs { future_only: true, ..MeasureArgs::default() };
+    let base = MeasureArgs {
+        #[cfg(feature = "hotpath")]
+        future_only: true,
+        ..MeasureArgs::default()
+    };
     parse(tokens, "#[hotpath::future_fn]", &["log"], base)
 }
 
 /// `#[hotpath::measure_all(future = true, log = true)]`: applied to every method; `log`
 /// then records only the return values whose type implements `Debug`.
 pub(crate) fn measure_all_args(tokens: TokenStream) -> Result<MeasureArgs, Errors> {
-    let mut args = parse(tokens, "#[hotpath::measure_all]", &["future", "log"], MeasureArgs::default())?;
-    args.log_if_debug = args.log;
+    let args = parse(tokens, "#[hotpath::measure_all]", &["future", "log"], MeasureArgs::default())?;
+    #[cfg(feature = "hotpath")]
+    let args = MeasureArgs { log_if_debug: args.log, ..args };
     Ok(args)
 }
 
@@ -62,15 +71,15 @@ fn one(arg: &Arg, macro_name: &str, known: &[&str], out: &mut MeasureArgs) -> Re
         return Err(unknown(arg, macro_name, known));
     }
     match arg.name.as_str() {
-        "label" => out.label = Some(label_value(arg)?),
+        "label" => keep!(out.label, Some(label_value(arg)?)),
         "impl_type" => {
             let ty = string(arg)?;
             if !ty.split("::").all(|s| !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_')) {
                 return Err(Error::new(arg.value_span, "`impl_type` expects a type name like \"Worker\""));
             }
-            out.impl_type = Some(ty);
+            keep!(out.impl_type, Some(ty));
         }
-        "log" => out.log = boolean(arg)?,
+        "log" => keep!(out.log, boolean(arg)?),
         "future" => out.future = boolean(arg)?,
         other => unreachable!("{other} is in `known`"),
     }

@@ -2,6 +2,21 @@
 //! hand-written parser (no `syn`) runs with the `hotpath` feature on and off, so a bad
 //! parameter is the same compile error either way, reported with every other one.
 
+/// Stores a checked parameter for the expansion. Without `hotpath` nothing reads it and
+/// the field does not exist, so the value is only checked: the same errors either way.
+macro_rules! keep {
+    ($field:expr, $value:expr) => {{
+        let value = $value;
+        #[cfg(feature = "hotpath")]
+        {
+            $field = value;
+        }
+        #[cfg(not(feature = "hotpath"))]
+        let _ = value;
+    }};
+}
+pub(crate) use keep;
+
 mod block;
 mod common;
 mod item;

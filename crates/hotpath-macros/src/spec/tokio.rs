@@ -10,8 +10,8 @@ use crate::error::{Collector, Error, Errors};
 pub(crate) struct TokioRuntimeArgs {
     /// The runtime handle expression; `None` monitors the current runtime.
     pub(crate) handle: Option<TokenStream>,
-    // Parsed in both modes (same errors on and off); read only by the expansion on.
-    #[cfg_attr(not(feature = "hotpath"), allow(dead_code))]
+    /// Checked in both modes, kept only for the expansion with `hotpath` on.
+    #[cfg(feature = "hotpath")]
     pub(crate) label: Option<String>,
 }
 
@@ -21,7 +21,11 @@ pub(crate) struct TokioRuntimeArgs {
 pub(crate) fn tokio_runtime_args(tokens: TokenStream) -> Result<TokioRuntimeArgs, Errors> {
     let mut errors = Collector::default();
     let usage = "expected `tokio_runtime!()`, `tokio_runtime!(&handle)` or either with `label = \"...\"`";
-    let mut out = TokioRuntimeArgs { handle: None, label: None };
+    let mut out = TokioRuntimeArgs {
+        handle: None,
+        #[cfg(feature = "hotpath")]
+        label: None,
+    };
     let mut params = TokenStream::new();
     for (i, chunk) in crate::exprs::split(tokens).into_iter().enumerate() {
         let is_param = matches!(
@@ -47,7 +51,7 @@ pub(crate) fn tokio_runtime_args(tokens: TokenStream) -> Result<TokioRuntimeArgs
     }
     for arg in args::parse(params, &mut errors) {
         match arg.name.as_str() {
-            "label" => out.label = errors.ok(label_value(&arg)),
+            "label" => keep!(out.label, errors.ok(label_value(&arg))),
             _ => errors.push(unknown(&arg, "hotpath::tokio_runtime!", &["label"])),
         }
     }
