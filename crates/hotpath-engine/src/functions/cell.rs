@@ -1,6 +1,6 @@
 //! One function's numbers on one thread, and their merge over threads.
 
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Acquire, Ordering::Relaxed, Ordering::Release};
 
 use super::Usage;
 use crate::histogram::{Histogram, LocalHistogram};
@@ -65,14 +65,17 @@ impl SiteCell {
     }
 
     /// Marks a sync call as started at `tick`; recursion depth decides what counts as
-    /// outermost, whose start is the age of the oldest active call.
+    /// outermost, whose start is the age of the oldest active call. The start is stored
+    /// before the depth is published (release), and read only while the depth is above
+    /// zero, so an ended call's start never needs clearing. `| 1` keeps it non-zero
+    /// (zero means no call) at the cost of one tick.
     #[inline(always)]
     pub(crate) fn enter(&self, tick: u64) {
         let depth = self.depth.load(Relaxed);
-        self.depth.store(depth + 1, Relaxed);
         if depth == 0 {
-            self.active_since.store(tick.max(1), Relaxed);
+            self.active_since.store(tick | 1, Relaxed);
         }
+        self.depth.store(depth + 1, Release);
     }
 
     /// An async call's first poll (on this thread).
@@ -95,7 +98,6 @@ impl SiteCell {
         let outermost = depth == 0;
         if outermost {
             bump(&self.total, inclusive.ticks);
-            self.active_since.store(0, Relaxed);
         }
         bump(&self.self_time, exclusive.ticks);
         self.complete(inclusive.ticks);
@@ -263,11 +265,11 @@ impl Totals<SiteCell> for SiteTotals {
     fn add_cell(&mut self, cell: &SiteCell) {
         self.calls += cell.calls.load(Relaxed);
         self.untimed += cell.untimed.load(Relaxed);
-        self.active =
-            self.active.wrapping_add(u64::from(cell.depth.load(Relaxed))).wrapping_add(cell.running.load(Relaxed));
-        match cell.active_since.load(Relaxed) {
-            0 => {}
-            since => self.active_since = self.active_since.min(since),
+        // Acquire: a depth above zero comes with the start its `enter` stored.
+        let depth = cell.depth.load(Acquire);
+        self.active = self.active.wrapping_add(u64::from(depth)).wrapping_add(cell.running.load(Relaxed));
+        if depth > 0 {
+            self.active_since = self.active_since.min(cell.active_since.load(Relaxed));
         }
         self.sum += cell.sum.load(Relaxed);
         self.total += cell.total.load(Relaxed);

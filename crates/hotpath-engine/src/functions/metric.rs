@@ -80,7 +80,15 @@ thread_local! {
 /// exiting, or the id is past [`CAPACITY`]).
 #[inline(always)]
 fn with_cell<O>(metric: Metric, f: impl FnOnce(&SiteCell) -> O) -> Option<O> {
-    thread::with_recorder(&REGISTRY, &CURRENT, &EXIT, MetricRecorder::new, |r| r.cells.get(metric.0).map(f)).flatten()
+    thread::with_recorder(
+        &REGISTRY,
+        &CURRENT,
+        &EXIT,
+        MetricRecorder::new,
+        #[inline(always)]
+        |r| r.cells.get(metric.0).map(f),
+    )
+    .flatten()
 }
 
 /// Records `ticks` for `metric` on this thread. One relaxed load when profiling is off.

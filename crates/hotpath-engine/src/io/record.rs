@@ -17,10 +17,14 @@ pub(crate) fn finish(entry: &Entry<IoEntry>, kind: Kind, start: u64, end: u64, o
     if let Err(ErrorKind::WouldBlock | ErrorKind::Interrupted) = outcome {
         return;
     }
-    let recorded = recorder::with_cell(entry.id(), |cell| match outcome {
-        Ok(bytes) => cell.complete(kind, bytes, start, end),
-        Err(_) => cell.fail(kind),
-    });
+    let recorded = recorder::with_cell(
+        entry.id(),
+        #[inline(always)]
+        |cell| match outcome {
+            Ok(bytes) => cell.complete(kind, bytes, start, end),
+            Err(_) => cell.fail(kind),
+        },
+    );
     if recorded.is_none() {
         switch::count_dropped();
     }

@@ -51,7 +51,15 @@ thread_local! {
 /// (or past the id space). The cell is lent for the call only: it is freed at thread exit.
 #[inline(always)]
 pub(crate) fn with_cell<O>(id: u32, f: impl FnOnce(&IoCell) -> O) -> Option<O> {
-    thread::with_recorder(&REGISTRY, &CURRENT, &EXIT, IoRecorder::new, |r| r.cells.get(id).map(f)).flatten()
+    thread::with_recorder(
+        &REGISTRY,
+        &CURRENT,
+        &EXIT,
+        IoRecorder::new,
+        #[inline(always)]
+        |r| r.cells.get(id).map(f),
+    )
+    .flatten()
 }
 
 /// Zeroes every thread's numbers and forgets exited threads' (a new session).

@@ -49,7 +49,14 @@ thread_local! {
 /// thread is exiting).
 #[inline]
 pub(crate) fn with_cell(id: u32, f: impl FnOnce(&RequestCell)) {
-    let done = thread::with_recorder(&REGISTRY, &CURRENT, &EXIT, RequestRecorder::new, |r| r.cells.get(id).map(f));
+    let done = thread::with_recorder(
+        &REGISTRY,
+        &CURRENT,
+        &EXIT,
+        RequestRecorder::new,
+        #[inline(always)]
+        |r| r.cells.get(id).map(f),
+    );
     if done.flatten().is_none() {
         crate::switch::count_dropped();
     }
