@@ -9,8 +9,12 @@
 //! the faulting thread only, and blocking them would bypass the program's handlers
 //! (Rust's stack-overflow message, crash reporters) if a profiler thread faulted.
 
+use std::collections::VecDeque;
 use std::io;
+use std::sync::Mutex;
 use std::thread::{Builder, JoinHandle};
+
+use crate::sync::lock;
 
 /// Spawns a thread from a [`Builder`] with every blockable signal blocked in it.
 pub trait SpawnMasked {
@@ -65,6 +69,48 @@ fn block_all() -> Option<libc::sigset_t> {
     }
 }
 
+/// Work that creates one profiler thread (and says what to do if it cannot).
+type Job = Box<dyn FnOnce() + Send>;
+
+/// Jobs waiting for the starter thread, and whether one is running.
+static STARTER: Mutex<(VecDeque<Job>, bool)> = Mutex::new((VecDeque::new(), false));
+
+/// Runs `job`, which creates a profiler thread, on a short-lived `hp-start` thread.
+///
+/// Creating a thread costs 40–200 µs here, most of a session's start-up when the
+/// program's thread creates each sampler itself; through this, the program's thread
+/// creates one thread whatever the number of jobs a session start queues, and the
+/// starter creates the rest beside it. The starter exits when the queue is empty. If
+/// it cannot be created, the jobs run here, as they would have without it.
+pub fn soon(job: impl FnOnce() + Send + 'static) {
+    let mut starter = lock(&STARTER);
+    starter.0.push_back(Box::new(job));
+    if starter.1 {
+        return;
+    }
+    starter.1 = true;
+    drop(starter);
+    let spawned = Builder::new().name("hp-start".into()).stack_size(64 * 1024).spawn_masked(|| {
+        crate::memory::profiler_thread();
+        while let Some(job) = next_job() {
+            job();
+        }
+    });
+    if spawned.is_err() {
+        while let Some(job) = next_job() {
+            job();
+        }
+    }
+}
+
+/// The next queued job; `None` (and the starter marked stopped) when there is none.
+fn next_job() -> Option<Job> {
+    let mut starter = lock(&STARTER);
+    let job = starter.0.pop_front();
+    starter.1 = job.is_some();
+    job
+}
+
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
@@ -89,5 +135,21 @@ mod tests {
             .unwrap();
         assert_eq!(inside, [true, true, true, false]);
         assert_eq!(blocked(libc::SIGTERM), before);
+    }
+
+    #[test]
+    fn queued_jobs_run_on_the_starter_with_signals_blocked() {
+        let (sender, received) = std::sync::mpsc::channel();
+        for i in 0..3 {
+            let sender = sender.clone();
+            soon(move || {
+                let name = std::thread::current().name().map(String::from);
+                sender.send((i, name, blocked(libc::SIGTERM))).unwrap();
+            });
+        }
+        let wait = std::time::Duration::from_secs(30);
+        let mut ran: Vec<_> = (0..3).map(|_| received.recv_timeout(wait).unwrap()).collect();
+        ran.sort();
+        assert_eq!(ran, [0, 1, 2].map(|i| (i, Some("hp-start".to_string()), true)));
     }
 }

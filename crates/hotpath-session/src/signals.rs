@@ -129,18 +129,24 @@ pub(crate) fn install(finish: fn(End)) {
         // SAFETY: fd was just returned by pipe(2).
         unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
     }
-    let read_fd = fds[0];
-    let spawned =
-        std::thread::Builder::new().name("hp-signal".into()).stack_size(64 * 1024).spawn_masked(move || watch(read_fd));
-    if spawned.is_err() {
-        warn("could not start the signal thread; no report on Ctrl-C");
-        return;
-    }
     READ_FD.store(fds[0], Ordering::Relaxed);
     WRITE_FD.store(fds[1], Ordering::Relaxed);
     for signal in free {
         set_handler(signal, ours());
     }
+    // The watcher is created off the program's thread; a signal that comes first waits
+    // in the pipe. Without a watcher nothing would read it: the defaults come back.
+    let read_fd = fds[0];
+    hotpath_engine::spawn::soon(move || {
+        let spawned = std::thread::Builder::new()
+            .name("hp-signal".into())
+            .stack_size(64 * 1024)
+            .spawn_masked(move || watch(read_fd));
+        if spawned.is_err() {
+            restore_defaults();
+            warn("could not start the signal thread; no report on Ctrl-C");
+        }
+    });
 }
 
 /// In a child just forked (from a `pthread_atfork` handler, so async-signal-safe

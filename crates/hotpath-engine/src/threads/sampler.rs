@@ -65,18 +65,22 @@ pub(crate) fn start(interval: Duration, main_tid: u64) {
     exit_hook::enable();
     #[cfg(feature = "alloc")]
     crate::alloc::counters::on_new_thread(exit_hook::watch);
-    sample_now();
-    let spawned =
-        std::thread::Builder::new().name("hp-threads".into()).stack_size(128 * 1024).spawn_masked(move || {
-            crate::memory::profiler_thread();
-            loop {
-                std::thread::sleep(interval);
-                sample_now();
-            }
-        });
-    if let Err(e) = spawned {
-        warn(&format!("could not start the threads sampler ({e}); the threads view is not updated"));
-    }
+    // The baseline sample is the sampler's first act, and the sampler is created by the
+    // starter: neither the stat files nor the thread's creation is on the program's thread.
+    crate::spawn::soon(move || {
+        let spawned =
+            std::thread::Builder::new().name("hp-threads".into()).stack_size(128 * 1024).spawn_masked(move || {
+                crate::memory::profiler_thread();
+                loop {
+                    sample_now();
+                    std::thread::sleep(interval);
+                }
+            });
+        if let Err(e) = spawned {
+            sample_now();
+            warn(&format!("could not start the threads sampler ({e}); the threads view is not updated"));
+        }
+    });
 }
 
 /// Takes one sample now and folds it into the history.

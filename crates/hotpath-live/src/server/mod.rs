@@ -75,8 +75,7 @@ pub(crate) fn listen(settings: &ServerSettings, state: impl FnOnce(SocketAddr) -
     let address = listener.local_addr().unwrap_or(wanted);
     let state = state(address);
     let _ = state::BOUND.set((address, state.token.is_some() || state.refuse_all));
-    reactor::spawn(listener, Arc::new(state))
-        .map_err(|e| format!("metrics server not started: cannot spawn its thread ({e})"))?;
+    reactor::spawn(listener, Arc::new(state)).map_err(|e| format!("metrics server not started: {e}"))?;
     if settings.port == 0 {
         // The system picked the port: nobody could find the server without this line.
         diag::note(&format!("metrics server listening on http://{address}"));
