@@ -53,7 +53,7 @@ impl Modules {
             names: HashMap::new(),
         };
         for loaded in loaded_modules() {
-            let Ok(bytes) = std::fs::read(&loaded.path) else { continue };
+            let Some(bytes) = read_sparse(&loaded.path) else { continue };
             let Ok(file) = object::File::parse(&*bytes) else { continue };
             let section = |name: &str| {
                 file.section_by_name(name).and_then(|s| {
@@ -148,9 +148,50 @@ fn debug_file_symbols(file: &object::File<'_>) -> Option<Vec<(u64, u64, String)>
     let id = file.build_id().ok()??;
     let hex: String = id.iter().map(|b| format!("{b:02x}")).collect();
     let path = format!("/usr/lib/debug/.build-id/{}/{}.debug", hex.get(..2)?, hex.get(2..)?);
-    let bytes = std::fs::read(path).ok()?;
+    let bytes = read_sparse(&path)?;
     let debug = object::File::parse(&*bytes).ok()?;
     Some(text_symbols(debug.symbols()))
+}
+
+/// The sections read from a module's file: unwind information, code (the unwinder
+/// looks at prologues), the GOT and symbol tables; and every `.note*` (the build id).
+const NEEDED: [&str; 9] =
+    [".text", ".eh_frame", ".eh_frame_hdr", ".got", ".symtab", ".strtab", ".dynsym", ".dynstr", ".shstrtab"];
+
+/// A module's file as bytes at their offsets, with only its ELF headers and the
+/// [`NEEDED`] sections read; the rest (debug info, data: most of a binary built with
+/// debug info, tens of megabytes) stays zeros that the kernel maps lazily, costing no
+/// reading and little memory. `None` when it cannot be read or is not a 64-bit ELF.
+fn read_sparse(path: &str) -> Option<Vec<u8>> {
+    use std::os::unix::fs::FileExt;
+    let handle = std::fs::File::open(path).ok()?;
+    let len = handle.metadata().ok()?.len();
+    let mut header = [0u8; 64];
+    handle.read_exact_at(&mut header, 0).ok()?;
+    // ELF64 header: e_phoff at 0x20, e_shoff at 0x28, e_phnum at 0x38, e_shentsize at
+    // 0x3A, e_shnum at 0x3C (little-endian on the targets CPU sampling supports).
+    let (u64_at, u16_at) = (
+        |at: usize| u64::from_le_bytes(header[at..at + 8].try_into().unwrap_or_default()),
+        |at: usize| u64::from(u16::from_le_bytes([header[at], header[at + 1]])),
+    );
+    if header[..4] != *b"\x7fELF" || header[4] != 2 {
+        return None;
+    }
+    let program_headers = u64_at(0x20)..u64_at(0x20) + u16_at(0x38) * 56;
+    let section_headers = u64_at(0x28)..u64_at(0x28) + u16_at(0x3C) * u16_at(0x3A);
+    let mut wanted = vec![0..64, program_headers, section_headers];
+    {
+        let cache = object::ReadCache::new(&handle);
+        let file = object::File::parse(&cache).ok()?;
+        let needed = file.sections().filter(|s| s.name().is_ok_and(|n| NEEDED.contains(&n) || n.starts_with(".note")));
+        wanted.extend(needed.filter_map(|s| s.file_range()).map(|(at, size)| at..at.saturating_add(size)));
+    }
+    let mut image = vec![0u8; usize::try_from(len).ok()?];
+    for range in wanted {
+        let range = range.start.min(len) as usize..range.end.min(len) as usize;
+        handle.read_exact_at(&mut image[range.clone()], range.start as u64).ok()?;
+    }
+    Some(image)
 }
 
 /// Path, load bias and mapped range of each module, from `dl_iterate_phdr`.
@@ -190,13 +231,32 @@ fn loaded_modules() -> Vec<Loaded> {
 mod tests {
     use super::*;
 
+    /// What loading reads of a module (symbols, unwind sections, code, build id) is the
+    /// same in the sparse image as in the whole file, for this test binary (which has
+    /// debug line tables, left out of the image).
+    #[test]
+    fn the_sparse_image_holds_what_loading_reads() {
+        let whole = std::fs::read("/proc/self/exe").unwrap();
+        let sparse = read_sparse("/proc/self/exe").unwrap();
+        let (whole, sparse) = (object::File::parse(&*whole).unwrap(), object::File::parse(&*sparse).unwrap());
+        assert!(whole.section_by_name(".debug_line").is_some(), "the test binary has debug info");
+        assert_eq!(text_symbols(whole.symbols()), text_symbols(sparse.symbols()));
+        assert_eq!(text_symbols(whole.dynamic_symbols()), text_symbols(sparse.dynamic_symbols()));
+        for name in [".text", ".eh_frame", ".eh_frame_hdr", ".got"] {
+            let data = |f: &object::File<'_>| f.section_by_name(name).map(|s| s.data().unwrap().to_vec());
+            assert_eq!(data(&whole), data(&sparse), "{name}");
+        }
+        assert_eq!(whole.build_id().unwrap(), sparse.build_id().unwrap());
+        assert!(read_sparse("/proc/self/status").is_none(), "not an ELF file");
+    }
+
     /// A libc function that is not exported (only in libc's debug file) is named, not
     /// shown as `libc.so.6+0x…`. Needs the debug file (Debian's libc6-dbg, which
     /// scripts/test installs); skipped without it outside the suite.
     #[test]
     fn stripped_library_functions_are_named_from_their_debug_file() {
         let libc = loaded_modules().into_iter().find(|m| m.path.contains("libc.so")).expect("libc is loaded");
-        let bytes = std::fs::read(&libc.path).unwrap();
+        let bytes = read_sparse(&libc.path).unwrap();
         let file = object::File::parse(&*bytes).unwrap();
         let Some(debug) = debug_file_symbols(&file) else {
             assert!(
