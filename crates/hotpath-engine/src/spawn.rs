@@ -69,22 +69,30 @@ fn block_all() -> Option<libc::sigset_t> {
     }
 }
 
-/// Work that creates one profiler thread (and says what to do if it cannot).
+/// The creation of one profiler thread, queued for the starter.
 type Job = Box<dyn FnOnce() + Send>;
 
 /// Jobs waiting for the starter thread, and whether one is running.
 static STARTER: Mutex<(VecDeque<Job>, bool)> = Mutex::new((VecDeque::new(), false));
 
-/// Runs `job`, which creates a profiler thread, on a short-lived `hp-start` thread.
+/// Creates a profiler thread from `builder` (signals blocked, as [`SpawnMasked`]) to
+/// run `body`, from a short-lived `hp-start` thread; `failed` runs instead (on the
+/// starter) when the thread cannot be created.
 ///
 /// Creating a thread costs 40–200 µs here, most of a session's start-up when the
 /// program's thread creates each sampler itself; through this, the program's thread
-/// creates one thread whatever the number of jobs a session start queues, and the
-/// starter creates the rest beside it. The starter exits when the queue is empty. If
-/// it cannot be created, the jobs run here, as they would have without it.
-pub fn soon(job: impl FnOnce() + Send + 'static) {
+/// creates one thread whatever the number of threads a session start asks for, and
+/// the starter creates them beside it. The starter exits when the queue is empty. If
+/// it cannot be created, the queue is worked through here, as it would have been
+/// without it.
+pub fn soon(builder: Builder, body: impl FnOnce() + Send + 'static, failed: impl FnOnce(io::Error) + Send + 'static) {
+    let job: Job = Box::new(move || {
+        if let Err(e) = builder.spawn_masked(body) {
+            failed(e);
+        }
+    });
     let mut starter = lock(&STARTER);
-    starter.0.push_back(Box::new(job));
+    starter.0.push_back(job);
     if starter.1 {
         return;
     }
@@ -138,18 +146,33 @@ mod tests {
     }
 
     #[test]
-    fn queued_jobs_run_on_the_starter_with_signals_blocked() {
+    fn queued_threads_start_named_with_signals_blocked() {
         let (sender, received) = std::sync::mpsc::channel();
         for i in 0..3 {
             let sender = sender.clone();
-            soon(move || {
-                let name = std::thread::current().name().map(String::from);
-                sender.send((i, name, blocked(libc::SIGTERM))).unwrap();
-            });
+            let builder = Builder::new().name(format!("hp-test-{i}"));
+            soon(
+                builder,
+                move || {
+                    let name = std::thread::current().name().map(String::from);
+                    sender.send((i, name, blocked(libc::SIGTERM))).unwrap();
+                },
+                |e| panic!("could not create the thread: {e}"),
+            );
         }
         let wait = std::time::Duration::from_secs(30);
         let mut ran: Vec<_> = (0..3).map(|_| received.recv_timeout(wait).unwrap()).collect();
         ran.sort();
-        assert_eq!(ran, [0, 1, 2].map(|i| (i, Some("hp-start".to_string()), true)));
+        assert_eq!(ran, [0, 1, 2].map(|i| (i, Some(format!("hp-test-{i}")), true)));
+    }
+
+    #[test]
+    fn a_thread_that_cannot_be_created_runs_the_fallback() {
+        let (sender, received) = std::sync::mpsc::channel();
+        // A stack larger than the address space: thread creation fails.
+        let builder = Builder::new().name("hp-test-huge".into()).stack_size(usize::MAX / 2);
+        soon(builder, || unreachable!("the thread was not created"), move |e| sender.send(e.to_string()).unwrap());
+        let error = received.recv_timeout(std::time::Duration::from_secs(30));
+        assert!(error.is_ok_and(|e| !e.is_empty()), "the fallback ran with the creation error");
     }
 }

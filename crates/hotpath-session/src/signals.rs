@@ -19,7 +19,6 @@ use std::sync::atomic::{AtomicI32, Ordering};
 use libc::c_int;
 
 use hotpath_engine::diag::warn;
-use hotpath_engine::spawn::SpawnMasked;
 
 use crate::end::End;
 
@@ -137,16 +136,14 @@ pub(crate) fn install(finish: fn(End)) {
     // The watcher is created off the program's thread; a signal that comes first waits
     // in the pipe. Without a watcher nothing would read it: the defaults come back.
     let read_fd = fds[0];
-    hotpath_engine::spawn::soon(move || {
-        let spawned = std::thread::Builder::new()
-            .name("hp-signal".into())
-            .stack_size(64 * 1024)
-            .spawn_masked(move || watch(read_fd));
-        if spawned.is_err() {
+    hotpath_engine::spawn::soon(
+        std::thread::Builder::new().name("hp-signal".into()).stack_size(64 * 1024),
+        move || watch(read_fd),
+        |_| {
             restore_defaults();
             warn("could not start the signal thread; no report on Ctrl-C");
-        }
-    });
+        },
+    );
 }
 
 /// In a child just forked (from a `pthread_atfork` handler, so async-signal-safe

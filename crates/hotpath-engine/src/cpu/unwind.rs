@@ -168,17 +168,19 @@ fn read_sparse(path: &str) -> Option<Vec<u8>> {
     let len = handle.metadata().ok()?.len();
     let mut header = [0u8; 64];
     handle.read_exact_at(&mut header, 0).ok()?;
-    // ELF64 header: e_phoff at 0x20, e_shoff at 0x28, e_phnum at 0x38, e_shentsize at
-    // 0x3A, e_shnum at 0x3C (little-endian on the targets CPU sampling supports).
+    // ELF64, little-endian (the targets CPU sampling supports): e_phoff at 0x20, e_shoff
+    // at 0x28, e_phnum at 0x38, e_shentsize at 0x3A, e_shnum at 0x3C. A file's own numbers
+    // may be anything: ranges saturate, and are clipped to the file below.
+    if header[..4] != *b"\x7fELF" || header[4] != 2 || header[5] != 1 {
+        return None;
+    }
     let (u64_at, u16_at) = (
         |at: usize| u64::from_le_bytes(header[at..at + 8].try_into().unwrap_or_default()),
         |at: usize| u64::from(u16::from_le_bytes([header[at], header[at + 1]])),
     );
-    if header[..4] != *b"\x7fELF" || header[4] != 2 {
-        return None;
-    }
-    let program_headers = u64_at(0x20)..u64_at(0x20) + u16_at(0x38) * 56;
-    let section_headers = u64_at(0x28)..u64_at(0x28) + u16_at(0x3C) * u16_at(0x3A);
+    let table = |offset: u64, count: u64, size: u64| offset..offset.saturating_add(count * size);
+    let program_headers = table(u64_at(0x20), u16_at(0x38), 56);
+    let section_headers = table(u64_at(0x28), u16_at(0x3C), u16_at(0x3A));
     let mut wanted = vec![0..64, program_headers, section_headers];
     {
         let cache = object::ReadCache::new(&handle);
@@ -248,6 +250,16 @@ mod tests {
         }
         assert_eq!(whole.build_id().unwrap(), sparse.build_id().unwrap());
         assert!(read_sparse("/proc/self/status").is_none(), "not an ELF file");
+        // A header whose tables lie past the end of the file (offsets near u64::MAX) is
+        // clipped to the file, never read out of bounds or overflowed.
+        let dir = std::env::temp_dir().join(format!("hotpath-sparse-{}", std::process::id()));
+        let mut bogus = std::fs::read("/proc/self/exe").unwrap()[..4096].to_vec();
+        bogus[0x20..0x28].copy_from_slice(&(u64::MAX - 8).to_le_bytes());
+        bogus[0x28..0x30].copy_from_slice(&(u64::MAX - 8).to_le_bytes());
+        std::fs::write(&dir, &bogus).unwrap();
+        let parsed = read_sparse(dir.to_str().unwrap());
+        std::fs::remove_file(&dir).unwrap();
+        assert!(parsed.is_none_or(|image| image.len() == bogus.len()));
     }
 
     /// A libc function that is not exported (only in libc's debug file) is named, not

@@ -8,7 +8,6 @@ use super::exit_hook;
 use super::exited::{Ended, Exited};
 use super::{os, OsSample, State};
 use crate::diag::warn;
-use crate::spawn::SpawnMasked;
 use crate::sync::lock;
 
 /// What the view knows about one live thread.
@@ -67,20 +66,20 @@ pub(crate) fn start(interval: Duration, main_tid: u64) {
     crate::alloc::counters::on_new_thread(exit_hook::watch);
     // The baseline sample is the sampler's first act, and the sampler is created by the
     // starter: neither the stat files nor the thread's creation is on the program's thread.
-    crate::spawn::soon(move || {
-        let spawned =
-            std::thread::Builder::new().name("hp-threads".into()).stack_size(128 * 1024).spawn_masked(move || {
-                crate::memory::profiler_thread();
-                loop {
-                    sample_now();
-                    std::thread::sleep(interval);
-                }
-            });
-        if let Err(e) = spawned {
+    crate::spawn::soon(
+        std::thread::Builder::new().name("hp-threads".into()).stack_size(128 * 1024),
+        move || {
+            crate::memory::profiler_thread();
+            loop {
+                sample_now();
+                std::thread::sleep(interval);
+            }
+        },
+        |e| {
             sample_now();
             warn(&format!("could not start the threads sampler ({e}); the threads view is not updated"));
-        }
-    });
+        },
+    );
 }
 
 /// Takes one sample now and folds it into the history.

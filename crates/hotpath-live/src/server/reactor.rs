@@ -47,7 +47,6 @@ struct Reactor {
 /// Starts the `hp-listen` thread (soon, from the starter); workers start with the
 /// first request.
 pub(crate) fn spawn(listener: TcpListener, state: Arc<State>) -> std::io::Result<()> {
-    use hotpath_engine::spawn::SpawnMasked;
     listener.set_nonblocking(true)?;
     let waker = Arc::new(Waker::new());
     let (sender, returned) = mpsc::channel();
@@ -57,16 +56,15 @@ pub(crate) fn spawn(listener: TcpListener, state: Arc<State>) -> std::io::Result
         Reactor { listener, state, conns: Vec::new(), pool, returned, waker, set: PollSet::default(), resting: None };
     // Created off the program's thread (see `spawn::soon`); connections made before it
     // runs wait in the listen backlog.
-    hotpath_engine::spawn::soon(move || {
-        let spawned = std::thread::Builder::new().name("hp-listen".into()).stack_size(STACK).spawn_masked(move || {
+    hotpath_engine::spawn::soon(
+        std::thread::Builder::new().name("hp-listen".into()).stack_size(STACK),
+        move || {
             // The server's own allocations are not the program's.
             hotpath_engine::memory::profiler_thread();
             reactor.run();
-        });
-        if let Err(e) = spawned {
-            hotpath_engine::diag::warn(&format!("metrics server not started: cannot spawn its thread ({e})"));
-        }
-    });
+        },
+        |e| hotpath_engine::diag::warn(&format!("metrics server not started: cannot spawn its thread ({e})")),
+    );
     Ok(())
 }
 
