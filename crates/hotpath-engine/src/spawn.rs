@@ -103,6 +103,7 @@ pub fn soon(builder: Builder, body: impl FnOnce() + Send + 'static, failed: impl
         while let Some(job) = next_job() {
             job();
         }
+        crate::memory::profiler_thread_ends();
     });
     if spawned.is_err() {
         while let Some(job) = next_job() {

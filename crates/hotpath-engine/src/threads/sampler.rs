@@ -184,13 +184,19 @@ impl History {
         let allocs_of = |tid: u64| allocs.get(&tid).map(|a| (a.alloc_bytes, a.free_bytes)).or(Some((0, 0)));
         for record in records {
             let tid = record.tid;
+            // The name at exit is the latest: a sample may have caught the thread before it
+            // named itself (with the name it inherited from the thread that created it).
+            let own = !record.comm.is_empty() && Some(record.comm.as_str()) != os::process_name();
             let (name, max_cpu_percent) = match self.threads.remove(&tid) {
-                Some(t) => (t.name, t.max_cpu_percent),
-                None => {
-                    let inherited = record.comm.is_empty() || Some(record.comm.as_str()) == os::process_name();
-                    (if inherited { self.next_unnamed() } else { record.comm }, None)
-                }
+                Some(t) => (if own { record.comm } else { t.name }, t.max_cpu_percent),
+                None => (if own { record.comm } else { self.next_unnamed() }, None),
             };
+            self.just_ended.insert(tid);
+            // The profiler's own threads are never shown, so they take no place among the
+            // kept ended threads (only the short-lived starter ends before the process).
+            if super::own::is_profiler_thread(tid, &name) {
+                continue;
+            }
             let (user_ns, sys_ns) = (record.user_ns, record.sys_ns);
             self.exited.add(Ended {
                 tid,
@@ -201,11 +207,13 @@ impl History {
                 #[cfg(feature = "alloc")]
                 allocs: allocs_of(tid),
             });
-            self.just_ended.insert(tid);
         }
         for tid in gone {
             // Already retired above if it left a record.
             let Some(t) = self.threads.remove(&tid) else { continue };
+            if super::own::is_profiler_thread(tid, &t.name) {
+                continue;
+            }
             let (user_ns, sys_ns, max_cpu_percent) = (t.user_ns, t.sys_ns, t.max_cpu_percent);
             self.exited.add(Ended {
                 tid,
