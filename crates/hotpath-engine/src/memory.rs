@@ -37,10 +37,3 @@ pub fn profiler_thread() {
     #[cfg(feature = "threads")]
     crate::threads::mark_profiler_thread(crate::os::current_tid());
 }
-
-/// A profiler thread that ends before the process (the starter) says so last: the
-/// threads view then knows it by its `hp-` name only, and its OS id is free for reuse.
-pub(crate) fn profiler_thread_ends() {
-    #[cfg(feature = "threads")]
-    crate::threads::unmark_profiler_thread(crate::os::current_tid());
-}

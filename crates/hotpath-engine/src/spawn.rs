@@ -11,7 +11,7 @@
 
 use std::collections::VecDeque;
 use std::io;
-use std::sync::Mutex;
+use std::sync::{Condvar, Mutex, OnceLock};
 use std::thread::{Builder, JoinHandle};
 
 use crate::sync::lock;
@@ -72,52 +72,53 @@ fn block_all() -> Option<libc::sigset_t> {
 /// The creation of one profiler thread, queued for the starter.
 type Job = Box<dyn FnOnce() + Send>;
 
-/// Jobs waiting for the starter thread, and whether one is running.
-static STARTER: Mutex<(VecDeque<Job>, bool)> = Mutex::new((VecDeque::new(), false));
+/// Jobs waiting for the starter thread.
+static QUEUE: Mutex<VecDeque<Job>> = Mutex::new(VecDeque::new());
+static QUEUED: Condvar = Condvar::new();
+/// Whether the starter thread could be created (decided once, by the first call).
+static STARTER: OnceLock<bool> = OnceLock::new();
 
 /// Creates a profiler thread from `builder` (signals blocked, as [`SpawnMasked`]) to
-/// run `body`, from a short-lived `hp-start` thread; `failed` runs instead (on the
-/// starter) when the thread cannot be created.
+/// run `body`, from the `hp-start` thread; `failed` runs instead (on the starter) when
+/// the thread cannot be created.
 ///
 /// Creating a thread costs 40–200 µs here, most of a session's start-up when the
 /// program's thread creates each sampler itself; through this, the program's thread
-/// creates one thread whatever the number of threads a session start asks for, and
-/// the starter creates them beside it. The starter exits when the queue is empty. If
-/// it cannot be created, the queue is worked through here, as it would have been
-/// without it.
+/// creates at most one thread, once per process, and the starter creates the others
+/// beside it. The starter then waits, idle, for the next session's threads: one
+/// thread that never ends keeps its OS id, so it is never mistaken for a program
+/// thread that reuses it. If it cannot be created, jobs run here.
 pub fn soon(builder: Builder, body: impl FnOnce() + Send + 'static, failed: impl FnOnce(io::Error) + Send + 'static) {
     let job: Job = Box::new(move || {
         if let Err(e) = builder.spawn_masked(body) {
             failed(e);
         }
     });
-    let mut starter = lock(&STARTER);
-    starter.0.push_back(job);
-    if starter.1 {
-        return;
-    }
-    starter.1 = true;
-    drop(starter);
-    let spawned = Builder::new().name("hp-start".into()).stack_size(64 * 1024).spawn_masked(|| {
-        crate::memory::profiler_thread();
-        while let Some(job) = next_job() {
-            job();
-        }
-        crate::memory::profiler_thread_ends();
-    });
-    if spawned.is_err() {
-        while let Some(job) = next_job() {
-            job();
-        }
+    let running = *STARTER
+        .get_or_init(|| Builder::new().name("hp-start".into()).stack_size(64 * 1024).spawn_masked(starter).is_ok());
+    if running {
+        lock(&QUEUE).push_back(job);
+        QUEUED.notify_one();
+    } else {
+        job();
     }
 }
 
-/// The next queued job; `None` (and the starter marked stopped) when there is none.
-fn next_job() -> Option<Job> {
-    let mut starter = lock(&STARTER);
-    let job = starter.0.pop_front();
-    starter.1 = job.is_some();
-    job
+/// The starter thread: runs queued jobs, forever.
+fn starter() {
+    crate::memory::profiler_thread();
+    loop {
+        let job = {
+            let mut queue = lock(&QUEUE);
+            loop {
+                match queue.pop_front() {
+                    Some(job) => break job,
+                    None => queue = QUEUED.wait(queue).unwrap_or_else(|poisoned| poisoned.into_inner()),
+                }
+            }
+        };
+        job();
+    }
 }
 
 #[cfg(all(test, unix))]

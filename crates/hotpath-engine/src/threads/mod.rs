@@ -30,7 +30,7 @@ mod sampler;
 mod section;
 
 pub(crate) use exit_hook::watch as watch_exit;
-pub(crate) use own::{mark_profiler_thread, unmark_profiler_thread};
+pub(crate) use own::mark_profiler_thread;
 pub(crate) use sample::{OsSample, OsThread, State};
 pub(crate) use sampler::{sample_now, start};
 pub(crate) use section::section;

@@ -16,9 +16,3 @@ pub(crate) fn mark_profiler_thread(tid: u64) {
 pub(crate) fn is_profiler_thread(tid: u64, name: &str) -> bool {
     name.starts_with("hp-") || crate::sync::lock(&PROFILER_THREADS).contains(&tid)
 }
-
-/// Forgets the calling profiler thread as it ends (the starter, which is short-lived):
-/// its OS id may later be reused by one of the program's threads.
-pub(crate) fn unmark_profiler_thread(tid: u64) {
-    crate::sync::lock(&PROFILER_THREADS).retain(|t| *t != tid);
-}

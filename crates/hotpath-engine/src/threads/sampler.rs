@@ -193,7 +193,7 @@ impl History {
             };
             self.just_ended.insert(tid);
             // The profiler's own threads are never shown, so they take no place among the
-            // kept ended threads (only the short-lived starter ends before the process).
+            // kept ended threads.
             if super::own::is_profiler_thread(tid, &name) {
                 continue;
             }
