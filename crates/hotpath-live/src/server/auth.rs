@@ -9,7 +9,7 @@ use std::net::IpAddr;
 
 use subtle::ConstantTimeEq;
 
-use super::http::{HttpRequest, Response};
+use super::http::{host_name, HttpRequest, Response};
 
 /// The refusal for `request`, or None when it may be served. `token`: the one
 /// required; `refuse_all`: one was set but is unusable.
@@ -36,14 +36,10 @@ pub(crate) fn gate(request: &HttpRequest, token: Option<&str>, refuse_all: bool)
     }
 }
 
-/// `localhost` or a loopback address, with or without a port.
+/// `localhost` or a loopback address, with or without a port (a malformed Host was
+/// refused with a 400 already, and is not loopback here either).
 fn loopback_name(host: &str) -> bool {
-    let name = match host.strip_prefix('[') {
-        Some(v6) => v6.split_once(']').map_or(v6, |(address, _)| address),
-        None => {
-            host.rsplit_once(':').filter(|(_, port)| port.bytes().all(|b| b.is_ascii_digit())).map_or(host, |(n, _)| n)
-        }
-    };
+    let Ok(name) = host_name(host) else { return false };
     let name = name.strip_suffix('.').unwrap_or(name);
     name.eq_ignore_ascii_case("localhost") || name.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
 }
@@ -84,6 +80,10 @@ mod tests {
             assert!(loopback_name(host), "{host}");
         }
         for host in ["attacker.example", "localhost.attacker.example", "10.0.0.1:6770", "[::2]:1", "::1x", "", "test"] {
+            assert!(!loopback_name(host), "{host}");
+        }
+        // After the brackets only `:port` may follow.
+        for host in ["[::1]x", "[::1]:x", "[::1]]", "[::1]:6770x", "[::1", "[localhost]", "[::1]@evil"] {
             assert!(!loopback_name(host), "{host}");
         }
     }

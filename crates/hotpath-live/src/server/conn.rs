@@ -3,14 +3,14 @@
 //! an overall deadline. Nothing here blocks, so one thread keeps any number of
 //! slow clients waiting without a server worker for any of them.
 
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 use std::net::{Shutdown, TcpStream};
 use std::sync::mpsc::Sender;
 use std::sync::Arc;
 use std::time::Instant;
 
 use super::http::{
-    encode, parse, HttpRequest, Parsed, ReadError, Response, DRAIN_BYTES, DRAIN_DEADLINE, MAX_BODY, MAX_HEAD,
+    encode, parse, HttpRequest, Outgoing, Parsed, ReadError, Response, DRAIN_BYTES, DRAIN_DEADLINE, MAX_BODY, MAX_HEAD,
     READ_DEADLINE, WRITE_TIMEOUT,
 };
 use super::poll::{Waker, Want};
@@ -39,8 +39,8 @@ impl Handback {
 pub(crate) enum Phase {
     /// Receiving the request; the bytes so far.
     Reading(Vec<u8>),
-    /// Sending `bytes` from `sent` on; then draining (after an error) or closing.
-    Writing { bytes: Vec<u8>, sent: usize, drain: bool },
+    /// Sending the rest of a response; then draining (after an error) or closing.
+    Writing { out: Outgoing, drain: bool },
     /// Reading and dropping what the client still sends; bytes left to accept.
     Draining(usize),
 }
@@ -72,9 +72,10 @@ impl Conn {
         Ok(Self { stream, phase: Phase::Reading(Vec::new()), deadline: Instant::now() + READ_DEADLINE })
     }
 
-    /// A response a worker could not send at once: the rest goes out from the reactor.
-    pub(crate) fn sending(stream: TcpStream, bytes: Vec<u8>, sent: usize) -> Self {
-        let phase = Phase::Writing { bytes, sent, drain: false };
+    /// A response a worker could not send at once: the rest goes out from the
+    /// reactor, or the connection closes at the deadline (and lets go of the body).
+    pub(crate) fn sending(stream: TcpStream, out: Outgoing) -> Self {
+        let phase = Phase::Writing { out, drain: false };
         Self { stream, phase, deadline: Instant::now() + WRITE_TIMEOUT }
     }
 
@@ -116,15 +117,11 @@ impl Conn {
                     self.step(stats, room)
                 }
             },
-            Phase::Writing { bytes, sent, drain } => {
-                while *sent < bytes.len() {
-                    match self.stream.write(&bytes[*sent..]) {
-                        Ok(0) => return Step::Close,
-                        Ok(n) => *sent += n,
-                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                        Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Step::Wait,
-                        Err(_) => return Step::Close,
-                    }
+            Phase::Writing { out, drain } => {
+                match out.write_to(&mut self.stream) {
+                    Ok(()) => {}
+                    Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Step::Wait,
+                    Err(_) => return Step::Close,
                 }
                 // Everything sent: the FIN goes after it, so the client reads the whole response.
                 let _ = self.stream.shutdown(Shutdown::Write);
@@ -169,7 +166,7 @@ impl Conn {
     /// afterwards, since the client may still be sending.
     pub(crate) fn fail(&mut self, response: &Response, stats: &Stats) {
         stats.count(response.status);
-        self.phase = Phase::Writing { bytes: encode(response, false), sent: 0, drain: true };
+        self.phase = Phase::Writing { out: encode(response, false), drain: true };
         self.deadline = Instant::now() + WRITE_TIMEOUT;
     }
 }

@@ -1,8 +1,15 @@
 //! HTTP/1.1, one request per connection: parsing what has arrived so far with
 //! `httparse` (bounded in size; the reactor bounds it in time), and encoding
-//! responses, every one of which closes the connection.
+//! responses, every one of which closes the connection. A response goes out as its
+//! own small head followed by a body shared with every other connection sending it
+//! (`pending`).
 
+use std::io::{self, IoSlice, Write};
+use std::net::Ipv6Addr;
+use std::sync::Arc;
 use std::time::Duration;
+
+use super::pending::Body;
 
 /// Largest request head (request line and headers) accepted.
 pub(crate) const MAX_HEAD: usize = 8 * 1024;
@@ -66,7 +73,7 @@ impl ReadError {
             Self::HeadTooLarge => Response::error(431, &format!("request head larger than {MAX_HEAD} bytes")),
             Self::BodyTooLarge => Response::error(413, &format!("request body larger than {MAX_BODY} bytes")),
             Self::LengthRequired => Response::error(411, "request bodies need a Content-Length (no chunked uploads)"),
-            Self::Busy => Response::error(503, "too many requests in progress; retry"),
+            Self::Busy => Response::busy("too many requests in progress"),
         })
     }
 }
@@ -96,6 +103,7 @@ pub(crate) fn parse(buf: &[u8]) -> Result<Parsed, ReadError> {
         return Err(ReadError::HeadTooLarge);
     }
     let mut request = head(&parsed)?;
+    check_host(&request)?;
     let length = body_length(&request)?;
     let Some(body) = buf.get(head_len..head_len + length) else { return Ok(Parsed::Partial) };
     request.body = body.to_vec();
@@ -122,6 +130,33 @@ fn body_length(request: &HttpRequest) -> Result<usize, ReadError> {
     Ok(length)
 }
 
+/// At most one `Host`, and of a valid shape: two are how a proxy and this server
+/// come to disagree about whom a request is for (RFC 9112 §3.2 asks for a 400).
+fn check_host(request: &HttpRequest) -> Result<(), ReadError> {
+    let mut hosts = request.headers.iter().filter(|(n, _)| n.eq_ignore_ascii_case("host"));
+    match (hosts.next(), hosts.next()) {
+        (Some(_), Some(_)) => Err(ReadError::Malformed("more than one Host header".into())),
+        (Some((_, host)), None) => host_name(host).map(drop).map_err(ReadError::Malformed),
+        (None, _) => Ok(()),
+    }
+}
+
+/// The name a `Host` value addresses, without its port: the literal inside the
+/// brackets of an IPv6 address, which only `:port` may follow; or why it is malformed.
+pub(crate) fn host_name(host: &str) -> Result<&str, String> {
+    let is_port = |p: &str| p.bytes().all(|b| b.is_ascii_digit());
+    let Some(bracketed) = host.strip_prefix('[') else {
+        return Ok(host.rsplit_once(':').filter(|(_, port)| is_port(port)).map_or(host, |(name, _)| name));
+    };
+    let malformed = || format!("Host {host:?} is not [IPv6 address] or [IPv6 address]:port");
+    let (literal, after) = bracketed.split_once(']').ok_or_else(malformed)?;
+    let port_ok = after.is_empty() || after.strip_prefix(':').is_some_and(is_port);
+    if !port_ok || literal.parse::<Ipv6Addr>().is_err() {
+        return Err(malformed());
+    }
+    Ok(literal)
+}
+
 fn head(parsed: &httparse::Request<'_, '_>) -> Result<HttpRequest, ReadError> {
     let (method, target) = (parsed.method.unwrap_or_default(), parsed.path.unwrap_or_default());
     if !target.starts_with('/') {
@@ -136,23 +171,32 @@ fn head(parsed: &httparse::Request<'_, '_>) -> Result<HttpRequest, ReadError> {
     Ok(HttpRequest { method: method.into(), path: path.into(), query: query.into(), headers, body: Vec::new() })
 }
 
-/// A complete response with a known length.
-#[derive(Debug)]
+/// A complete response with a known length; cloning it shares the body.
+#[derive(Clone, Debug)]
 pub(crate) struct Response {
     pub(crate) status: u16,
     pub(crate) content_type: &'static str,
     pub(crate) headers: Vec<(&'static str, String)>,
-    pub(crate) body: Vec<u8>,
+    pub(crate) body: Arc<Body>,
 }
 
 impl Response {
+    pub(crate) fn new(status: u16, content_type: &'static str, body: Vec<u8>) -> Self {
+        Self { status, content_type, headers: Vec::new(), body: Body::new(body) }
+    }
+
     pub(crate) fn json(status: u16, body: String) -> Self {
-        Self { status, content_type: "application/json", headers: Vec::new(), body: body.into_bytes() }
+        Self::new(status, "application/json", body.into_bytes())
     }
 
     /// `{"error": "...", "status": N}`: every failure is JSON, whatever the path.
     pub(crate) fn error(status: u16, message: &str) -> Self {
         Self::json(status, serde_json::json!({ "error": message, "status": status }).to_string())
+    }
+
+    /// A 503 the client may retry in a second.
+    pub(crate) fn busy(why: &str) -> Self {
+        Self::error(503, &format!("{why}; retry later")).with_header("Retry-After", "1")
     }
 
     pub(crate) fn with_header(mut self, name: &'static str, value: &str) -> Self {
@@ -161,19 +205,51 @@ impl Response {
     }
 }
 
-/// The bytes of a response; `head_only` for `HEAD` requests.
-pub(crate) fn encode(response: &Response, head_only: bool) -> Vec<u8> {
+/// A response on its way to one client: its head, the shared body (none for
+/// `HEAD`), and how many bytes of the two have been sent.
+#[derive(Debug)]
+pub(crate) struct Outgoing {
+    head: Vec<u8>,
+    body: Option<Arc<Body>>,
+    sent: usize,
+}
+
+impl Outgoing {
+    /// Writes what `stream` takes: Ok once everything is sent; `WouldBlock` when
+    /// the rest must wait; any other error when the client is gone.
+    pub(crate) fn write_to(&mut self, stream: &mut impl Write) -> io::Result<()> {
+        loop {
+            let body = self.body.as_ref().map_or(&[][..], |b| b.bytes());
+            let (head, rest) = match self.sent.checked_sub(self.head.len()) {
+                None => (&self.head[self.sent..], body),
+                Some(into_body) => (&[][..], &body[into_body.min(body.len())..]),
+            };
+            if head.is_empty() && rest.is_empty() {
+                // Done: the body's bytes need not wait for the connection to close.
+                self.body = None;
+                return Ok(());
+            }
+            match stream.write_vectored(&[IoSlice::new(head), IoSlice::new(rest)]) {
+                Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+                Ok(n) => self.sent += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+}
+
+/// A response ready to send; `head_only` for `HEAD` requests.
+pub(crate) fn encode(response: &Response, head_only: bool) -> Outgoing {
+    let length = response.body.bytes().len();
     let mut out = status_line(response.status);
-    out.push_str(&format!("Content-Type: {}\r\nContent-Length: {}\r\n", response.content_type, response.body.len()));
+    out.push_str(&format!("Content-Type: {}\r\nContent-Length: {length}\r\n", response.content_type));
     for (name, value) in &response.headers {
         out.push_str(&format!("{name}: {value}\r\n"));
     }
     out.push_str("Cache-Control: no-store\r\nConnection: close\r\n\r\n");
-    let mut bytes = out.into_bytes();
-    if !head_only {
-        bytes.extend_from_slice(&response.body);
-    }
-    bytes
+    let body = (!head_only).then(|| Arc::clone(&response.body));
+    Outgoing { head: out.into_bytes(), body, sent: 0 }
 }
 
 /// `HTTP/1.1 404 Not Found\r\n`.

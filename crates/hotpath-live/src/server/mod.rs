@@ -22,11 +22,13 @@ mod conn;
 mod debug_logs;
 mod http;
 mod mount;
+mod pending;
 mod poll;
 mod pool;
 mod prometheus;
 mod query;
 mod reactor;
+mod rendered;
 mod routes;
 mod snapshot;
 mod state;
@@ -61,6 +63,7 @@ pub(crate) fn start(settings: &ServerSettings) -> Result<(), String> {
         refuse_all: settings.refuse_all,
         address,
         source: snapshot::live,
+        rendered: Default::default(),
         stats: Stats::default(),
     };
     listen(settings, state).map(|_| ())

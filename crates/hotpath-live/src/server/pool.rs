@@ -5,7 +5,7 @@
 //! the reactor, so a client that does not read holds no worker either; only
 //! mounted handlers (`/mcp`) get the socket itself, blocking, with timeouts.
 
-use std::io::{self, Write};
+use std::io;
 use std::net::{Shutdown, TcpStream};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc::{self, Receiver, SyncSender, TrySendError};
@@ -93,14 +93,14 @@ fn serve(job: Job, state: &State, handback: &Handback) {
     match route(&request, state) {
         Outcome::Respond(response) => {
             state.stats.count(response.status);
-            let bytes = encode(&response, request.method == "HEAD");
-            match send_some(&mut stream, &bytes) {
-                Some(sent) if sent == bytes.len() => {
-                    // Let the client read everything before the socket closes.
-                    let _ = stream.shutdown(Shutdown::Write);
-                }
-                Some(sent) => handback.send(Conn::sending(stream, bytes, sent)),
-                None => {}
+            let mut out = encode(&response, request.method == "HEAD");
+            drop(response);
+            // What the (non-blocking) socket takes now; the rest from the reactor.
+            match out.write_to(&mut stream) {
+                // Let the client read everything before the socket closes.
+                Ok(()) => drop(stream.shutdown(Shutdown::Write)),
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => handback.send(Conn::sending(stream, out)),
+                Err(_) => {}
             }
         }
         Outcome::Mount(handler) => {
@@ -110,19 +110,4 @@ fn serve(job: Job, state: &State, handback: &Handback) {
             handler.serve(request, MountConnection::new(stream));
         }
     }
-}
-
-/// Writes what the (non-blocking) socket takes now; None when the client is gone.
-fn send_some(stream: &mut TcpStream, bytes: &[u8]) -> Option<usize> {
-    let mut sent = 0;
-    while sent < bytes.len() {
-        match stream.write(&bytes[sent..]) {
-            Ok(0) => return None,
-            Ok(n) => sent += n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
-            Err(_) => return None,
-        }
-    }
-    Some(sent)
 }

@@ -7,7 +7,9 @@
 //!
 //! Bounded: at most [`MAX_CONNECTIONS`] connections are kept (the oldest still
 //! receiving gives way to a new one), holding at most [`BUFFER_BUDGET`] bytes of
-//! requests; the workers are a fixed pool.
+//! requests; the workers are a fixed pool; response bodies are shared and counted
+//! (`pending`). The loop also purges expired rendered responses (`rendered`) and,
+//! when a burst of large ones is over, gives the freed memory back.
 
 use std::net::{TcpListener, TcpStream};
 use std::sync::mpsc::{self, Receiver};
@@ -16,6 +18,7 @@ use std::time::{Duration, Instant};
 
 use super::conn::{Conn, Handback, Phase, Step};
 use super::http::HttpRequest;
+use super::pending::{self, GIVE_BACK_AFTER, PENDING};
 use super::poll::{PollSet, Waker, Want};
 use super::pool::{Job, Pool};
 use super::State;
@@ -74,6 +77,8 @@ impl Reactor {
             self.conns.extend(self.returned.try_iter());
             self.set.clear();
             let now = Instant::now();
+            // Rendered bodies nobody asked for again go, so an idle server holds none.
+            let expiry = self.state.rendered.purge(now);
             self.resting = self.resting.filter(|until| *until > now);
             let room = self.conns.len() < MAX_CONNECTIONS || self.conns.iter().any(evictable);
             let listening = room && self.resting.is_none();
@@ -84,7 +89,7 @@ impl Reactor {
                 let index = self.set.add(&conn.stream, conn.want());
                 base.get_or_insert(index);
             }
-            let deadlines = self.conns.iter().map(|c| c.deadline).chain(self.resting);
+            let deadlines = self.conns.iter().map(|c| c.deadline).chain(self.resting).chain(expiry);
             let mut timeout = deadlines.map(|d| d.saturating_duration_since(now)).min();
             if !self.waker.works() {
                 timeout = Some(timeout.map_or(SHORT_WAIT, |t| t.min(SHORT_WAIT)));
@@ -100,6 +105,9 @@ impl Reactor {
             self.progress(base.unwrap_or(0));
             if listener.is_some_and(|l| self.set.ready(l)) {
                 self.accept();
+            }
+            if PENDING.settled(GIVE_BACK_AFTER) {
+                pending::give_back();
             }
         }
     }

@@ -8,6 +8,7 @@ use serde_json::{json, Map, Value};
 
 use super::http::{HttpRequest, Response};
 use super::mount::{self, Mount};
+use super::pending::PENDING;
 use super::snapshot::Snapshot;
 use super::state::State;
 use super::{auth, debug_logs, prometheus, query::Query};
@@ -41,6 +42,9 @@ fn builtin(request: &HttpRequest, state: &State) -> Response {
     if path == "/" {
         return index();
     }
+    if path.starts_with("/debug/") && PENDING.full() {
+        return Response::busy("the server holds as many unsent responses as it may (slow clients)");
+    }
     if let Some(response) = debug_logs::serve(path, &request.query) {
         return response;
     }
@@ -55,20 +59,16 @@ fn builtin(request: &HttpRequest, state: &State) -> Response {
     let Some(snapshot) = (state.source)() else {
         return Response::error(503, "the profiling session has not started");
     };
-    match path {
+    // Rendered once per snapshot, path and query, and shared by every client asking.
+    let key = format!("{path}?{}", request.query);
+    state.rendered.serve(&snapshot, &key, || match path {
         "/profiler_status" => Response::json(200, status(&snapshot, state.address, state.token.is_some()).to_string()),
         "/metrics" => {
-            let text = prometheus::render(&snapshot, &state.stats);
-            Response {
-                status: 200,
-                content_type: prometheus::CONTENT_TYPE,
-                headers: Vec::new(),
-                body: text.into_bytes(),
-            }
+            Response::new(200, prometheus::CONTENT_TYPE, prometheus::render(&snapshot, &state.stats).into_bytes())
         }
         "/report" => Response::json(200, cut(&snapshot, &query).to_json(false)),
         _ => serve_section(&snapshot, &query, path),
-    }
+    })
 }
 
 fn section(path: &str) -> Option<&'static SectionDef> {

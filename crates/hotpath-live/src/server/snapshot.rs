@@ -8,8 +8,8 @@ use hotpath_model::Report;
 
 use crate::lock;
 
-/// How long one snapshot is reused.
-const MAX_AGE: Duration = Duration::from_millis(200);
+/// How long one snapshot (and what is rendered from it, `rendered`) is reused.
+pub(crate) const MAX_AGE: Duration = Duration::from_millis(200);
 
 /// One consistent view of the profiled program.
 pub(crate) struct Snapshot {

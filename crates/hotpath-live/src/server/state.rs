@@ -1,10 +1,11 @@
 //! What every worker of the server shares: the token, the bound address, where
-//! snapshots come from, and response counters.
+//! snapshots come from, the responses rendered from them, and response counters.
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, OnceLock};
 
+use super::rendered::Rendered;
 use super::snapshot::Snapshot;
 
 /// What every worker shares.
@@ -15,6 +16,8 @@ pub(crate) struct State {
     pub(crate) address: SocketAddr,
     /// Where snapshots come from: the session's cache, or a fixed one in tests.
     pub(crate) source: fn() -> Option<Arc<Snapshot>>,
+    /// Responses rendered from the current snapshot, shared by every client.
+    pub(crate) rendered: Rendered,
     pub(crate) stats: Stats,
 }
 

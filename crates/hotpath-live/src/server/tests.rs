@@ -33,6 +33,7 @@ fn server(token: Option<&str>) -> SocketAddr {
         refuse_all: false,
         address,
         source: fixed,
+        rendered: Default::default(),
         stats: Stats::default(),
     })
     .expect("loopback server starts")

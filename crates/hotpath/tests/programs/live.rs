@@ -1,6 +1,8 @@
 //! A program that keeps working for a while so the live server can be watched:
 //! a main loop and a worker thread call measured functions until the number of
 //! seconds given as the first argument (default 20) has passed, then it exits.
+//! A second argument N first sets N `gauge!` keys of about 1 KB each: a large
+//! report (N rows of `debug`, about 4 KB of `/metrics` text per key).
 
 use std::time::{Duration, Instant};
 
@@ -28,6 +30,11 @@ fn batch(round: u64) -> u64 {
 #[hotpath::main(percentiles = [50, 99])]
 fn main() {
     let seconds: u64 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(20);
+    let gauges: usize = std::env::args().nth(2).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let padding = "k".repeat(1000);
+    for key in 0..gauges {
+        hotpath::gauge!(format!("site-{key:05}-{padding}")).set(key as f64);
+    }
     let end = Instant::now() + Duration::from_secs(seconds);
     let worker = std::thread::Builder::new()
         .name("worker".into())
