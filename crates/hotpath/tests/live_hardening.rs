@@ -1,7 +1,8 @@
 //! The live server under hostile or broken conditions: clients that trickle bytes
 //! cannot starve normal requests, a token that is set but unusable fails closed,
 //! foreign Host names are refused on every endpoint (DNS rebinding), no CORS header
-//! opens the data to other origins, and two Content-Length headers are refused.
+//! opens the data to other origins, and two Content-Length headers, two Host headers
+//! or a malformed bracketed IPv6 Host are refused.
 #![cfg(all(feature = "hotpath", unix))]
 
 mod common;
@@ -150,4 +151,33 @@ fn two_content_lengths_are_refused() {
     assert_eq!(reply.status, 400, "{reply:?}");
     assert!(reply.json()["error"].as_str().unwrap().contains("more than one Content-Length"), "{reply:?}");
     assert_eq!(live.get("/profiler_status", "").status, 200);
+}
+
+#[test]
+fn two_hosts_and_malformed_ipv6_hosts_are_refused() {
+    for token in [None, Some("open-sesame")] {
+        let mut cmd = live_command(60);
+        if let Some(token) = token {
+            cmd.env("HOTPATH_AUTH_TOKEN", token);
+        }
+        let live = Live::start(cmd);
+        let port = live.address.port();
+        let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
+        let request = |hosts: &[String]| {
+            let hosts: String = hosts.iter().map(|h| format!("Host: {h}\r\n")).collect();
+            send(live.address, format!("GET /profiler_status HTTP/1.1\r\n{hosts}{auth}\r\n").as_bytes())
+        };
+        for hosts in [vec!["localhost".to_string(), "attacker.example".into()], vec!["localhost".into(); 2]] {
+            let reply = request(&hosts);
+            assert_eq!(reply.status, 400, "{hosts:?}, token {token:?}: {reply:?}");
+            assert!(reply.json()["error"].as_str().unwrap().contains("more than one Host"), "{reply:?}");
+        }
+        for host in ["[::1]x", "[::1]:6770x", "[::1]]", "[::1]@attacker.example", "[::1"] {
+            let reply = request(&[host.to_string()]);
+            assert_eq!(reply.status, 400, "{host}, token {token:?}: {reply:?}");
+        }
+        for host in [format!("[::1]:{port}"), "[::1]:6770".into(), "[::1]".into()] {
+            assert_eq!(request(&[host.clone()]).status, 200, "{host}, token {token:?}");
+        }
+    }
 }

@@ -3,7 +3,8 @@
 //! (one body shared by every client asking within a snapshot, new renders refused
 //! with 503 beyond the budget), the server closes the stalled connections by itself
 //! at their deadline, then its memory returns near where it was and the next
-//! `/metrics` is answered whole. Bounds on memory only; the waits only catch hangs.
+//! `/metrics` is answered whole. With `hotpath-alloc`, none of the server's renders
+//! counts as the program's allocation. Bounds on memory only; the waits only catch hangs.
 #![cfg(all(feature = "hotpath", target_os = "linux"))]
 
 mod common;
@@ -43,6 +44,14 @@ fn full_metrics(live: &Live) -> usize {
     length
 }
 
+/// Bytes the whole program allocated while profiled (`hotpath-alloc`), else None.
+fn program_allocated(live: &Live) -> Option<u64> {
+    cfg!(feature = "hotpath-alloc").then(|| {
+        let section = live.json("/functions_alloc");
+        section["process_alloc_bytes"].as_u64().unwrap_or_else(|| panic!("no process_alloc_bytes: {section}"))
+    })
+}
+
 #[test]
 fn clients_that_never_read_cost_a_bounded_amount_of_memory_and_are_closed() {
     let mut cmd = live_command(300);
@@ -61,6 +70,7 @@ fn clients_that_never_read_cost_a_bounded_amount_of_memory_and_are_closed() {
         std::thread::sleep(Duration::from_millis(300));
     }
     let (baseline, baseline_sockets) = (live.rss_kib(), sockets(&live));
+    let allocated_before = program_allocated(&live);
 
     // Half ask for the same /metrics (shared), half for one of their own (a render
     // each, until the budget is full).
@@ -108,6 +118,11 @@ fn clients_that_never_read_cost_a_bounded_amount_of_memory_and_are_closed() {
     assert!(ok >= 2, "the shared /metrics and the first own one are served");
     assert!(busy >= CLIENTS / 4, "renders beyond the budget are refused: {busy} of {CLIENTS}");
     drop(stalled);
+    // The server rendered at least two bodies of `body` bytes meanwhile, on its own threads.
+    if let (Some(before), Some(after)) = (allocated_before, program_allocated(&live)) {
+        println!("the program allocated {} KiB meanwhile", (after - before) / 1024);
+        assert!(after - before < body as u64, "the server's renders counted as the program's: {before} -> {after}");
+    }
 
     // Memory back near where it was, and the next client gets everything.
     std::thread::sleep(Duration::from_millis(500));

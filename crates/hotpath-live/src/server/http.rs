@@ -278,3 +278,32 @@ fn reason(status: u16) -> &'static str {
         _ => "",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn status(request: &str) -> Result<(), ReadError> {
+        parse(request.as_bytes()).map(drop)
+    }
+
+    #[test]
+    fn one_host_of_a_valid_shape() {
+        for host in ["localhost", "localhost:6770", "[::1]", "[::1]:6770", "[::1]:", "127.0.0.1:80", ""] {
+            assert_eq!(status(&format!("GET / HTTP/1.1\r\nHost: {host}\r\n\r\n")), Ok(()), "{host}");
+        }
+        assert_eq!(status("GET / HTTP/1.1\r\n\r\n"), Ok(()), "no Host: a tool, not a browser");
+        let two = "GET / HTTP/1.1\r\nHost: localhost\r\nhost: attacker.example\r\n\r\n";
+        assert_eq!(status(two), Err(ReadError::Malformed("more than one Host header".into())));
+        let same = "GET / HTTP/1.1\r\nHost: localhost\r\nHost: localhost\r\n\r\n";
+        assert!(status(same).is_err(), "even twice the same name");
+        for host in ["[::1]x", "[::1]:x", "[::1]]", "[::1]:6770x", "[::1", "[localhost]", "[::1] :80", "[::1]@evil"] {
+            let Err(ReadError::Malformed(why)) = status(&format!("GET / HTTP/1.1\r\nHost: {host}\r\n\r\n")) else {
+                panic!("{host} accepted");
+            };
+            assert!(why.contains("[IPv6 address]:port"), "{host}: {why}");
+        }
+        assert_eq!(host_name("[::1]:6770"), Ok("::1"));
+        assert_eq!(host_name("localhost:6770"), Ok("localhost"));
+    }
+}

@@ -10,6 +10,8 @@
 //! collector, never on the program's threads.
 //!
 //! - `routes`: path → handler; section endpoints come from the model's section table.
+//! - `rendered`: each response rendered once per snapshot, path and query, and shared.
+//! - `pending`: response bodies, shared and counted in a 16 MiB budget (503 beyond it).
 //! - `debug_logs`: `/debug/{kind}/{id}/logs`, the log records of one debug tracker.
 //! - `query`: `?limit=` and `?focus=` for any section.
 //! - `prometheus`: the text exposition of the sections' typed metric families.

@@ -28,10 +28,22 @@ pub(crate) struct Rendered {
 
 struct Entry {
     key: String,
-    /// The snapshot it was rendered from (weak: the cache never keeps a report alive).
+    /// The snapshot it is rendered from (weak: the cache never keeps a report alive).
     from: Weak<Snapshot>,
-    until: Instant,
-    response: Arc<OnceLock<Response>>,
+    /// When the entry was made; the render's own time once there is one.
+    made: Instant,
+    slot: Arc<Slot>,
+}
+
+/// The response once rendered, and when it was.
+type Slot = OnceLock<(Response, Instant)>;
+
+impl Entry {
+    /// Whether the entry still serves at `now`: [`MAX_AGE`] after its render (a slow
+    /// render does not make the response expire at once), or after it was made.
+    fn live(&self, now: Instant) -> bool {
+        self.slot.get().map_or(self.made, |(_, at)| *at) + MAX_AGE > now
+    }
 }
 
 impl Rendered {
@@ -39,44 +51,45 @@ impl Rendered {
     /// rendered from it, else `render`'s when the budget has room, else a 503.
     pub(crate) fn serve(&self, snapshot: &Arc<Snapshot>, key: &str, render: impl FnOnce() -> Response) -> Response {
         let slot = self.slot(snapshot, key);
-        if let Some(response) = slot.get() {
+        if let Some((response, _)) = slot.get() {
             return response.clone();
         }
         let _one = lock(&self.rendering);
-        if let Some(response) = slot.get() {
+        if let Some((response, _)) = slot.get() {
             return response.clone(); // rendered while this request waited
         }
         if PENDING.full() {
             return Response::busy("the server holds as many unsent responses as it may (slow clients)");
         }
         let response = render();
-        let _ = slot.set(response.clone());
+        let _ = slot.set((response.clone(), Instant::now()));
         response
     }
 
     /// The entry for `key` from `snapshot`, made (empty) if there is none; entries of
     /// older snapshots and expired ones go.
-    fn slot(&self, snapshot: &Arc<Snapshot>, key: &str) -> Arc<OnceLock<Response>> {
+    fn slot(&self, snapshot: &Arc<Snapshot>, key: &str) -> Arc<Slot> {
         let now = Instant::now();
         let mut entries = lock(&self.entries);
-        entries.retain(|e| e.until > now && std::ptr::eq(e.from.as_ptr(), Arc::as_ptr(snapshot)));
+        entries.retain(|e| e.live(now) && std::ptr::eq(e.from.as_ptr(), Arc::as_ptr(snapshot)));
         if let Some(entry) = entries.iter().find(|e| e.key == key) {
-            return Arc::clone(&entry.response);
+            return Arc::clone(&entry.slot);
         }
         if entries.len() >= ENTRIES {
             entries.remove(0);
         }
-        let response = Arc::new(OnceLock::new());
+        let slot = Arc::new(OnceLock::new());
         let from = Arc::downgrade(snapshot);
-        entries.push(Entry { key: key.to_string(), from, until: now + MAX_AGE, response: Arc::clone(&response) });
-        response
+        entries.push(Entry { key: key.to_string(), from, made: now, slot: Arc::clone(&slot) });
+        slot
     }
 
-    /// Drops expired entries; returns when the next one expires.
+    /// Drops expired entries; returns when the next one is due to be looked at.
     pub(crate) fn purge(&self, now: Instant) -> Option<Instant> {
         let mut entries = lock(&self.entries);
-        entries.retain(|e| e.until > now);
-        entries.iter().map(|e| e.until).min()
+        entries.retain(|e| e.live(now));
+        // An entry still rendering is looked at again after MAX_AGE.
+        entries.iter().map(|e| e.slot.get().map_or(now, |(_, at)| *at).max(e.made) + MAX_AGE).min()
     }
 }
 
@@ -121,6 +134,7 @@ mod tests {
         assert!(weak.upgrade().is_some(), "cached");
         let expiry = rendered.purge(Instant::now()).expect("one entry");
         assert!(expiry <= Instant::now() + MAX_AGE);
+        assert!(rendered.purge(Instant::now()).is_some(), "kept until then");
         assert_eq!(rendered.purge(expiry), None);
         assert!(weak.upgrade().is_none(), "purged and freed");
         for i in 0..3 * ENTRIES {

@@ -135,7 +135,14 @@ fn huge() -> Option<Arc<Snapshot>> {
 #[test]
 fn clients_that_do_not_read_hold_no_worker() {
     let settings = ServerSettings { port: 0, ..ServerSettings::default() };
-    let state = |address| State { token: None, refuse_all: false, address, source: huge, stats: Stats::default() };
+    let state = |address| State {
+        token: None,
+        refuse_all: false,
+        address,
+        source: huge,
+        rendered: Default::default(),
+        stats: Stats::default(),
+    };
     let address = listen(&settings, state).expect("loopback server starts");
     // As many clients as workers ask for the whole report, and read its first line only:
     // every response has been built and partly sent.
