@@ -177,7 +177,7 @@ fn two_hosts_and_malformed_ipv6_hosts_are_refused() {
             assert_eq!(reply.status, 400, "{host}, token {token:?}: {reply:?}");
         }
         for host in [format!("[::1]:{port}"), "[::1]:6770".into(), "[::1]".into()] {
-            assert_eq!(request(&[host.clone()]).status, 200, "{host}, token {token:?}");
+            assert_eq!(request(std::slice::from_ref(&host)).status, 200, "{host}, token {token:?}");
         }
     }
 }

@@ -64,6 +64,10 @@ fn clients_that_never_read_cost_a_bounded_amount_of_memory_and_are_closed() {
         std::thread::sleep(Duration::from_millis(100));
         body = full_metrics(&live);
     }
+    // The kernel must not be able to take a whole response off the server's hands.
+    let wmem = std::fs::read_to_string("/proc/sys/net/ipv4/tcp_wmem").unwrap_or_default();
+    let wmem_max: usize = wmem.split_whitespace().nth(2).and_then(|v| v.parse().ok()).unwrap_or(0);
+    assert!(body > wmem_max, "a {body}-byte /metrics fits this machine's socket send buffers ({wmem_max})");
     // Steady state: the snapshot, thread stacks and allocator pools at their size.
     for _ in 0..3 {
         full_metrics(&live);
