@@ -32,6 +32,11 @@ impl Handback {
             self.waker.wake();
         }
     }
+
+    /// Wakes the reactor with nothing handed back (memory to give back, say).
+    pub(crate) fn wake(&self) {
+        self.waker.wake();
+    }
 }
 
 /// What a connection is doing.

@@ -71,14 +71,18 @@ impl Budget {
         self.held.fetch_sub(bytes, Relaxed);
     }
 
-    /// True once after the bodies held have fallen from at least `high` bytes to
-    /// none: the moment to give freed memory back to the system.
+    /// True when the bodies held have fallen from at least `high` bytes to none.
+    pub(crate) fn due(&self, high: usize) -> bool {
+        self.held() == 0 && self.peak.load(Relaxed) >= high
+    }
+
+    /// [`due`](Self::due), once: the moment to give freed memory back to the system.
     pub(crate) fn settled(&self, high: usize) -> bool {
-        if self.held() != 0 || self.peak.load(Relaxed) < high {
-            return false;
+        let due = self.due(high);
+        if due {
+            self.peak.store(0, Relaxed);
         }
-        self.peak.store(0, Relaxed);
-        true
+        due
     }
 }
 
@@ -129,6 +133,7 @@ mod tests {
         assert!(!BUDGET.settled(50));
         drop(holders);
         assert_eq!(BUDGET.held(), 0);
+        assert!(BUDGET.due(50) && BUDGET.due(50), "due until settled");
         assert!(BUDGET.settled(50), "fell from 100 to nothing");
         assert!(!BUDGET.settled(50), "once");
         let small = Body::counted(vec![0; 10], &BUDGET);

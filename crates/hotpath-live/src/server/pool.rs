@@ -16,6 +16,7 @@ use hotpath_engine::spawn::SpawnMasked;
 use super::conn::{Conn, Handback};
 use super::http::{encode, HttpRequest, READ_DEADLINE, WRITE_TIMEOUT};
 use super::mount::MountConnection;
+use super::pending::{GIVE_BACK_AFTER, PENDING};
 use super::routes::{route, Outcome};
 use super::State;
 
@@ -99,8 +100,13 @@ fn serve(job: Job, state: &State, handback: &Handback) {
             match out.write_to(&mut stream) {
                 // Let the client read everything before the socket closes.
                 Ok(()) => drop(stream.shutdown(Shutdown::Write)),
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => handback.send(Conn::sending(stream, out)),
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return handback.send(Conn::sending(stream, out)),
                 Err(_) => {}
+            }
+            drop(out);
+            // This was the last large body held: the reactor gives the memory back.
+            if PENDING.due(GIVE_BACK_AFTER) {
+                handback.wake();
             }
         }
         Outcome::Mount(handler) => {
