@@ -162,6 +162,40 @@ fn server_routes_clients_and_queries_count_what_was_sent() {
 
 #[cfg(feature = "profile")]
 #[test]
+fn sql_rows_count_by_kind_hold_no_literal_and_share_the_total() {
+    let r = report(&[]);
+    let text = r["sql"].to_string();
+    for secret in ["alice", "bob", "secret", "tok", "DEADBEEF", "CAFE", "7771", "batch"] {
+        assert!(!text.contains(secret), "{secret} in {text}");
+    }
+    // A read counts what it returned, not the 4 rows SQLite's changes() still holds.
+    let all = row(&r, "sql", "SELECT id, name FROM items ORDER BY id");
+    assert_eq!((n(&all["rows_returned"]), n(&all["rows_affected"])), (5, 0), "{all}");
+    let update = row(&r, "sql", "UPDATE items SET name = name || ? WHERE id <= ?");
+    assert_eq!((n(&update["rows_returned"]), n(&update["rows_affected"])), (0, 4), "{update}");
+    // Comments dropped: one row for both users; batch sizes fold to one shape.
+    assert_eq!(n(&row(&r, "sql", "SELECT name FROM items WHERE name = ?")["calls"]), 2);
+    assert_eq!(n(&row(&r, "sql", "SELECT ?, ?, ?, ?")["calls"]), 1);
+    let batches = row(&r, "sql", "INSERT INTO items (id, name) VALUES (?, ?)");
+    assert_eq!((n(&batches["calls"]), n(&batches["rows_affected"])), (3, 10), "{batches}");
+    // Two long statements that differ at their end: two capped rows.
+    let long: Vec<&str> =
+        rows(&r, "sql").iter().filter_map(|q| q["query"].as_str()).filter(|q| q.contains("column_199")).collect();
+    assert_eq!(long.len(), 2, "{long:?}");
+    assert!(long.iter().all(|q| q.len() <= 1024 && q.contains(" … ") && q.starts_with("SELECT name AS column_0")));
+    assert!(long.iter().any(|q| q.contains("ORDER BY id #")) && long.iter().any(|q| q.contains("ORDER BY name #")));
+    // % Total: each row's share of the section's time.
+    let total = n(&r["sql"]["total_ns"]);
+    let shares: f64 = rows(&r, "sql").iter().map(|q| q["total_percent"].as_f64().unwrap()).sum();
+    assert!(total > 0 && (shares - 100.0).abs() < 1.0, "{total} {shares}");
+    for section in ["server", "http"] {
+        let shares: f64 = rows(&r, section).iter().map(|q| q["total_percent"].as_f64().unwrap()).sum();
+        assert!(n(&r[section]["total_ns"]) > 0 && (shares - 100.0).abs() < 1.0, "{section}: {shares}");
+    }
+}
+
+#[cfg(feature = "profile")]
+#[test]
 fn route_scope_off_attributes_nothing() {
     let r = report(&[("HOTPATH_ROUTE_SCOPE", "false")]);
     assert_eq!(r["server"]["route_scope"], false);
@@ -204,10 +238,17 @@ fn raw_statements_only_with_sql_raw_logs() {
 #[test]
 fn table_report_has_the_three_sections() {
     let dir = scratch();
-    run(&mut program(&dir, "table"));
+    run(program(&dir, "table").env("HOTPATH_NAME_WIDTH", "60"));
     let text = std::fs::read_to_string(dir.join("report")).unwrap();
     let _ = std::fs::remove_dir_all(&dir);
+    // Long queries are cut in their middle: the ends that tell them apart stay.
+    let long: Vec<&str> = text.lines().filter(|l| l.starts_with("| SELECT name AS column_0…")).collect();
+    assert_eq!(long.len(), 2, "{text}");
+    assert!(long.iter().any(|l| l.contains("ORDER BY id #")) && long.iter().any(|l| l.contains("ORDER BY name #")));
     for needle in [
+        "sql - SQL queries per normalized statement; Rows = returned by reads, affected by writes.",
+        "| Source ",
+        "| % Total |",
         "server - HTTP requests served",
         "| GET /users/{id} ",
         "| SQL/req ",
