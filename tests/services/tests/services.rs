@@ -138,7 +138,7 @@ fn server_routes_clients_and_queries_count_what_was_sent() {
     let refused = row(&r, "http", &format!("ext: GET {port}/"));
     assert_eq!((n(&refused["calls"]), n(&refused["transport_errors"]), n(&refused["errors"])), (1, 1, 1));
     assert_eq!(n(&r["http"]["calls"]), rows(&r, "http").iter().map(|x| n(&x["calls"])).sum::<u64>());
-    assert_eq!(n(&r["http"]["calls"]), 17);
+    assert_eq!(n(&r["http"]["calls"]), 18);
 
     // SQL: diesel queries inside handlers carry their route; sqlx's normalized
     // statements fold literals, placeholders and IN lists.
@@ -188,6 +188,12 @@ fn sql_rows_count_by_kind_hold_no_literal_and_share_the_total() {
     let total = n(&r["sql"]["total_ns"]);
     let shares: f64 = rows(&r, "sql").iter().map(|q| q["total_percent"].as_f64().unwrap()).sum();
     assert!(total > 0 && (shares - 100.0).abs() < 1.0, "{total} {shares}");
+    // Source: the measured function a query or call was made in.
+    let audit = row(&r, "sql", "SELECT ? in service_case::audit");
+    assert_eq!((n(&audit["calls"]), &audit["function"]), (1, &Value::from("service_case::audit")));
+    let port = "127.0.0.1:{port}";
+    let ping = row(&r, "http", &format!("ext: GET {port}/ in service_case::ping"));
+    assert_eq!((n(&ping["transport_errors"]), &ping["function"]), (1, &Value::from("service_case::ping")));
     for section in ["server", "http"] {
         let shares: f64 = rows(&r, section).iter().map(|q| q["total_percent"].as_f64().unwrap()).sum();
         assert!(n(&r[section]["total_ns"]) > 0 && (shares - 100.0).abs() < 1.0, "{section}: {shares}");
@@ -245,6 +251,8 @@ fn table_report_has_the_three_sections() {
     let long: Vec<&str> = text.lines().filter(|l| l.starts_with("| SELECT name AS column_0…")).collect();
     assert_eq!(long.len(), 2, "{text}");
     assert!(long.iter().any(|l| l.contains("ORDER BY id #")) && long.iter().any(|l| l.contains("ORDER BY name #")));
+    let audit = text.lines().find(|l| l.starts_with("| SELECT ? ") && l.contains("| service_case::audit |"));
+    assert!(audit.is_some(), "the Source column names the measured function:\n{text}");
     for needle in [
         "sql - SQL queries per normalized statement; Rows = returned by reads, affected by writes.",
         "| Source ",

@@ -49,6 +49,7 @@ async fn run(dir: &Path) {
             let _ = agent.get(format!("{ureq_base}{path}")).call();
         }
         assert!(agent.get(format!("http://127.0.0.1:{closed}/")).call().is_err());
+        ping(&agent, &format!("http://127.0.0.1:{closed}/"));
     })
     .await
     .unwrap();
@@ -69,7 +70,22 @@ async fn run(dir: &Path) {
     sqlx::query("SELECT COUNT(*) FROM items WHERE id IN (1, 2, 3)").fetch_one(&pool).await.unwrap();
     sqlx::query("select count(*) from items where id in (4,5)").fetch_one(&pool).await.unwrap();
     sql_rows(&pool).await;
+    audit(&dir.join("audit.db"));
     pool.close().await;
+}
+
+/// A call made inside a measured function: its row's Source.
+#[hotpath::measure]
+fn ping(agent: &ureq::Agent, url: &str) {
+    assert!(agent.get(url).call().is_err());
+}
+
+/// A diesel query run inside a measured function.
+#[hotpath::measure]
+fn audit(path: &Path) {
+    use diesel::{Connection, RunQueryDsl};
+    let mut db = diesel::SqliteConnection::establish(&path.display().to_string()).expect("open the audit database");
+    diesel::sql_query("SELECT 1").execute(&mut db).expect("select");
 }
 
 /// Row counts by statement kind, literals of every form and comments (none may reach
