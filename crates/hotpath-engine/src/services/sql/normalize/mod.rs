@@ -10,10 +10,11 @@
 //! - Comments (`-- ...`, `/* ... */` nested, MySQL's `# ...`) are dropped; `#` is read
 //!   as a comment unless the dialect is known to be SQLite or PostgreSQL (or `#>`,
 //!   `#-`, PostgreSQL's JSON operators, follow).
-//! - `"..."` is a name in SQLite and PostgreSQL but a string in MySQL: it is kept
-//!   only where the dialect is known to quote names with it (diesel's connection
-//!   URL, sqlx's SQLite worker thread, a `$1` placeholder or `::` cast in the
+//! - `"..."` is a name in PostgreSQL, a string in MySQL, and in SQLite a name unless
+//!   no column has it, then a string: it is kept where the dialect is known to be
+//!   PostgreSQL (diesel's connection URL, a `$1` placeholder or `::` cast in the
 //!   statement) or where it is part of a qualified name (`"t"."c"`); elsewhere `?`.
+//!   (diesel quotes SQLite and MySQL names with backticks, which are always kept.)
 //! - `\'` is an escape only in MySQL: where the dialect is unknown the text is read
 //!   with it, and read again without it if a string then stays open to the end.
 //! - `IN (?, ?, ...)` is `IN (?)`; `VALUES (?, ?), (?, ?), ...` is `VALUES (?, ?)`
@@ -96,7 +97,10 @@ pub(crate) fn normalize(sql: &str, dialect: Dialect) -> Normalized {
     let mode =
         |backslash: bool, hash_comments: bool, dq_ident: Option<bool>| lex::Mode { backslash, hash_comments, dq_ident };
     let lexed = match dialect {
-        Dialect::Sqlite | Dialect::Postgres => lex::lex(sql, mode(false, false, Some(true))),
+        // SQLite reads a `"..."` that names no column as a string: only qualified ones
+        // are kept there.
+        Dialect::Sqlite => lex::lex(sql, mode(false, false, None)),
+        Dialect::Postgres => lex::lex(sql, mode(false, false, Some(true))),
         Dialect::Mysql => lex::lex(sql, mode(true, true, Some(false))),
         // `#` stays a comment here: where PostgreSQL meant an operator, less is shown.
         Dialect::Unknown => {

@@ -20,7 +20,7 @@ fn literals_placeholders_lists_and_whitespace() {
     assert_eq!(n("UPDATE t SET a = $1, b = $12 WHERE c = ?3"), "UPDATE t SET a = ?, b = ? WHERE c = ?");
     assert_eq!(n("INSERT INTO t VALUES ('it''s', -1.5e3, ?)"), "INSERT INTO t VALUES (?, ?, ?)");
     assert_eq!(
-        in_("  SELECT\n\t t1.x,  \"Col 2\"  FROM t1 JOIN t2fa ON 2fa = 1  ", Dialect::Sqlite),
+        in_("  SELECT\n\t t1.x,  \"Col 2\"  FROM t1 JOIN t2fa ON 2fa = 1  ", Dialect::Postgres),
         "SELECT t1.x, \"Col 2\" FROM t1 JOIN t2fa ON 2fa = ?"
     );
     assert_eq!(n("SELECT 'é' || name FROM ünïcode"), "SELECT ? || name FROM ünïcode");
@@ -56,6 +56,11 @@ fn postgres_strings_dollar_quotes_and_names() {
         r#"SELECT "users"."id" FROM "users" WHERE "name" = ?"#
     );
     assert_eq!(in_(r#"SELECT "users" FROM "users""#, Dialect::Postgres), r#"SELECT "users" FROM "users""#);
+    // SQLite falls back to a string for a `"..."` naming no column.
+    assert_eq!(
+        in_(r#"SELECT `users`.`id`, "u"."name" FROM users WHERE name = "bob""#, Dialect::Sqlite),
+        r#"SELECT `users`.`id`, "u"."name" FROM users WHERE name = ?"#
+    );
     assert_eq!(n("SELECT data #> '{a}', a$b FROM t"), "SELECT data #> ?, a$b FROM t");
 }
 
