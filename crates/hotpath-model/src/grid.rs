@@ -6,19 +6,30 @@
 pub struct Table {
     header: Vec<String>,
     rows: Vec<Vec<String>>,
+    /// Characters of a first-column (name) cell; 0 = whole.
+    name_width: usize,
 }
 
 impl Table {
     /// A table with the given column names.
     pub fn new<I: IntoIterator<Item = S>, S: Into<String>>(header: I) -> Self {
-        Self { header: header.into_iter().map(Into::into).collect(), rows: Vec::new() }
+        Self { header: header.into_iter().map(Into::into).collect(), rows: Vec::new(), name_width: 0 }
+    }
+
+    /// Cuts the first column's cells (the row names) to `width` characters in their
+    /// middle (`HOTPATH_NAME_WIDTH`, 0 = whole); see [`cut_middle`].
+    pub(crate) fn names(mut self, width: usize) -> Self {
+        self.name_width = width;
+        self
     }
 
     /// Appends a row; missing cells render empty, extra cells are ignored. Control
     /// characters in cells are shown escaped, so a label cannot break the table or
     /// steer the terminal.
     pub fn row(&mut self, cells: Vec<String>) {
-        self.rows.push(cells.iter().map(|c| clean(c)).collect());
+        let width = self.name_width;
+        let cells = cells.iter().enumerate().map(|(i, c)| if i == 0 { cut_middle(&clean(c), width) } else { clean(c) });
+        self.rows.push(cells.collect());
     }
 
     /// Renders the grid, each line ending in a newline.
@@ -55,6 +66,24 @@ impl Table {
         }
         out
     }
+}
+
+/// `text` within `width` characters (0 = whole): its start and its end around `…`.
+/// The end is the larger part, since that is where two rows of one table differ
+/// most often (a query's `WHERE`/`ORDER BY`, a path's last segment, a capped query's
+/// hash); what is cut is in the JSON whole.
+pub(crate) fn cut_middle(text: &str, width: usize) -> String {
+    let count = text.chars().count();
+    if width == 0 || count <= width {
+        return text.to_string();
+    }
+    let kept = width.saturating_sub(1);
+    let head = kept * 2 / 5;
+    let tail = kept - head;
+    let mut out: String = text.chars().take(head).collect();
+    out.push('…');
+    out.extend(text.chars().skip(count - tail));
+    out
 }
 
 /// `text` with control characters (newlines, ESC, C1 codes) and bidirectional
@@ -158,6 +187,23 @@ mod tests {
         t.row(vec!["3".into()]);
         let compact = compact(&format!("title\n{}", t.render()));
         assert_eq!(compact, "title\n+---+\n| A |\n+---+\n| 1 |\n| 2 |\n| 3 |\n+---+\n");
+    }
+
+    #[test]
+    fn names_are_cut_in_the_middle_keeping_the_end() {
+        let a = "SELECT id, name, email, created_at FROM users WHERE active = ? ORDER BY score DESC LIMIT ?";
+        let b = "SELECT id, name, email, created_at FROM users WHERE active = ? ORDER BY score ASC LIMIT ?";
+        let (ca, cb) = (cut_middle(a, 40), cut_middle(b, 40));
+        assert_eq!(ca.chars().count(), 40);
+        assert_eq!(ca, "SELECT id, name…ER BY score DESC LIMIT ?");
+        assert_ne!(ca, cb);
+        assert_eq!(cut_middle(a, 0), a);
+        assert_eq!(cut_middle("é".repeat(50).as_str(), 10).chars().count(), 10);
+        assert_eq!(cut_middle("short", 10), "short");
+        let mut t = Table::new(["Query", "Calls"]).names(12);
+        t.row(vec![a.into(), "1234567890123456789".into()]);
+        let text = t.render();
+        assert!(text.contains("| SELE…LIMIT ? | 1234567890123456789 |"), "{text}");
     }
 
     #[test]

@@ -48,6 +48,10 @@ pub struct Meta {
     /// has whole paths).
     #[serde(default)]
     pub name_depth: usize,
+    /// Characters of a row's name the tables show, cut in the middle
+    /// (`HOTPATH_NAME_WIDTH`; 0 = whole names; JSON always has whole names).
+    #[serde(default, skip_serializing_if = "is_zero_width")]
+    pub name_width: usize,
     /// The session's own row is left out and `% Total` is a share of the rows' sum
     /// (`HOTPATH_EXCLUDE_WRAPPER`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -61,5 +65,9 @@ pub struct Meta {
 }
 
 fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+fn is_zero_width(n: &usize) -> bool {
     *n == 0
 }

@@ -31,6 +31,7 @@ pub(crate) fn report(session: &Session, config: &Config, end: End) -> Report {
     meta.dropped = switch::dropped();
     meta.label = config.label.clone();
     meta.name_depth = config.name_depth;
+    meta.name_width = config.name_width;
     meta.wrapper_excluded = config.exclude_wrapper;
     meta.compact_tables = config.compact_tables;
     meta.time_sampling = sampling::active().into_iter().map(|(k, r)| (k.to_string(), r)).collect();

@@ -138,7 +138,7 @@ fn server_routes_clients_and_queries_count_what_was_sent() {
     let refused = row(&r, "http", &format!("ext: GET {port}/"));
     assert_eq!((n(&refused["calls"]), n(&refused["transport_errors"]), n(&refused["errors"])), (1, 1, 1));
     assert_eq!(n(&r["http"]["calls"]), rows(&r, "http").iter().map(|x| n(&x["calls"])).sum::<u64>());
-    assert_eq!(n(&r["http"]["calls"]), 17);
+    assert_eq!(n(&r["http"]["calls"]), 18);
 
     // SQL: diesel queries inside handlers carry their route; sqlx's normalized
     // statements fold literals, placeholders and IN lists.
@@ -158,6 +158,46 @@ fn server_routes_clients_and_queries_count_what_was_sent() {
     assert_eq!(n(&row(&r, "sql", "select count(*) from items where id in (?)")["calls"]), 1);
     assert!(rows(&r, "sql").iter().all(|q| q.get("raw_example").is_none()), "raw text only with HOTPATH_SQL_RAW_LOGS");
     assert!(n(&select["latency"]["avg_ns"]) > 0);
+}
+
+#[cfg(feature = "profile")]
+#[test]
+fn sql_rows_count_by_kind_hold_no_literal_and_share_the_total() {
+    let r = report(&[]);
+    let text = r["sql"].to_string();
+    for secret in ["alice", "bob", "secret", "tok", "DEADBEEF", "CAFE", "7771", "batch"] {
+        assert!(!text.contains(secret), "{secret} in {text}");
+    }
+    // A read counts what it returned, not the 4 rows SQLite's changes() still holds.
+    let all = row(&r, "sql", "SELECT id, name FROM items ORDER BY id");
+    assert_eq!((n(&all["rows_returned"]), n(&all["rows_affected"])), (5, 0), "{all}");
+    let update = row(&r, "sql", "UPDATE items SET name = name || ? WHERE id <= ?");
+    assert_eq!((n(&update["rows_returned"]), n(&update["rows_affected"])), (0, 4), "{update}");
+    // Comments dropped: one row for both users; batch sizes fold to one shape.
+    assert_eq!(n(&row(&r, "sql", "SELECT name FROM items WHERE name = ?")["calls"]), 2);
+    assert_eq!(n(&row(&r, "sql", "SELECT ?, ?, ?, ?")["calls"]), 1);
+    let batches = row(&r, "sql", "INSERT INTO items (id, name) VALUES (?, ?)");
+    assert_eq!((n(&batches["calls"]), n(&batches["rows_affected"])), (3, 10), "{batches}");
+    // Two long statements that differ at their end: two capped rows.
+    let long: Vec<&str> =
+        rows(&r, "sql").iter().filter_map(|q| q["query"].as_str()).filter(|q| q.contains("column_199")).collect();
+    assert_eq!(long.len(), 2, "{long:?}");
+    assert!(long.iter().all(|q| q.len() <= 1024 && q.contains(" … ") && q.starts_with("SELECT name AS column_0")));
+    assert!(long.iter().any(|q| q.contains("ORDER BY id #")) && long.iter().any(|q| q.contains("ORDER BY name #")));
+    // % Total: each row's share of the section's time.
+    let total = n(&r["sql"]["total_ns"]);
+    let shares: f64 = rows(&r, "sql").iter().map(|q| q["total_percent"].as_f64().unwrap()).sum();
+    assert!(total > 0 && (shares - 100.0).abs() < 1.0, "{total} {shares}");
+    // Source: the measured function a query or call was made in.
+    let audit = row(&r, "sql", "SELECT ? in service_case::audit");
+    assert_eq!((n(&audit["calls"]), &audit["function"]), (1, &Value::from("service_case::audit")));
+    let port = "127.0.0.1:{port}";
+    let ping = row(&r, "http", &format!("ext: GET {port}/ in service_case::ping"));
+    assert_eq!((n(&ping["transport_errors"]), &ping["function"]), (1, &Value::from("service_case::ping")));
+    for section in ["server", "http"] {
+        let shares: f64 = rows(&r, section).iter().map(|q| q["total_percent"].as_f64().unwrap()).sum();
+        assert!(n(&r[section]["total_ns"]) > 0 && (shares - 100.0).abs() < 1.0, "{section}: {shares}");
+    }
 }
 
 #[cfg(feature = "profile")]
@@ -204,10 +244,19 @@ fn raw_statements_only_with_sql_raw_logs() {
 #[test]
 fn table_report_has_the_three_sections() {
     let dir = scratch();
-    run(&mut program(&dir, "table"));
+    run(program(&dir, "table").env("HOTPATH_NAME_WIDTH", "60"));
     let text = std::fs::read_to_string(dir.join("report")).unwrap();
     let _ = std::fs::remove_dir_all(&dir);
+    // Long queries are cut in their middle: the ends that tell them apart stay.
+    let long: Vec<&str> = text.lines().filter(|l| l.starts_with("| SELECT name AS column_0…")).collect();
+    assert_eq!(long.len(), 2, "{text}");
+    assert!(long.iter().any(|l| l.contains("ORDER BY id #")) && long.iter().any(|l| l.contains("ORDER BY name #")));
+    let audit = text.lines().find(|l| l.starts_with("| SELECT ? ") && l.contains("| service_case::audit |"));
+    assert!(audit.is_some(), "the Source column names the measured function:\n{text}");
     for needle in [
+        "sql - SQL queries per normalized statement; Rows = returned by reads, affected by writes.",
+        "| Source ",
+        "| % Total |",
         "server - HTTP requests served",
         "| GET /users/{id} ",
         "| SQL/req ",

@@ -139,7 +139,16 @@ impl<'a> PollFrame<'a> {
     fn begin(recorder: &'a ThreadRecorder, cell: &'a SiteCell, id: u32) -> Self {
         #[cfg(all(feature = "cpu", target_os = "linux"))]
         crate::cpu::stack::push(id);
-        #[cfg(not(all(feature = "cpu", target_os = "linux")))]
+        #[cfg(all(
+            any(feature = "services-http", feature = "services-sql"),
+            not(all(feature = "cpu", target_os = "linux"))
+        ))]
+        crate::services::source::push(id);
+        #[cfg(not(any(
+            all(feature = "cpu", target_os = "linux"),
+            feature = "services-http",
+            feature = "services-sql"
+        )))]
         let _ = id;
         let saved = recorder.push_frame();
         Self { recorder, cell, saved, start: Usage::now(), ended: false }
@@ -158,6 +167,11 @@ impl<'a> PollFrame<'a> {
     fn account(&self, end: Usage) -> (Usage, Usage) {
         #[cfg(all(feature = "cpu", target_os = "linux"))]
         crate::cpu::stack::pop();
+        #[cfg(all(
+            any(feature = "services-http", feature = "services-sql"),
+            not(all(feature = "cpu", target_os = "linux"))
+        ))]
+        crate::services::source::pop();
         let inclusive = end.elapsed_since(self.start);
         let exclusive = self.recorder.pop_frame(self.saved, inclusive);
         self.cell.add_poll(inclusive.ticks, exclusive.ticks);

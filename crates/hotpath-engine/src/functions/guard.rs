@@ -38,6 +38,11 @@ impl FnGuard {
         };
         #[cfg(all(feature = "cpu", target_os = "linux"))]
         crate::cpu::stack::push(id);
+        #[cfg(all(
+            any(feature = "services-http", feature = "services-sql"),
+            not(all(feature = "cpu", target_os = "linux"))
+        ))]
+        crate::services::source::push(id);
         // SAFETY: as above.
         let saved = unsafe { &*recorder }.push_frame();
         let start = Usage::now();
@@ -80,6 +85,11 @@ impl Drop for FnGuard {
         let inclusive = Usage::now().elapsed_since(self.start);
         #[cfg(all(feature = "cpu", target_os = "linux"))]
         crate::cpu::stack::pop();
+        #[cfg(all(
+            any(feature = "services-http", feature = "services-sql"),
+            not(all(feature = "cpu", target_os = "linux"))
+        ))]
+        crate::services::source::pop();
         // SAFETY: set together in `enter` from this thread's live recorder.
         let (recorder, cell) = unsafe { (&*self.recorder, &*self.cell) };
         let exclusive = recorder.pop_frame(self.saved, inclusive);

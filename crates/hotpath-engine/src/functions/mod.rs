@@ -41,7 +41,12 @@ pub(crate) use metric::{collect as collect_metrics, count_metric, record_metric,
 pub(crate) use recorder::{close_window, open_window};
 pub(crate) use recorder::{collect, live_threads, reset};
 pub(crate) use section::{named, section, select, Named};
-#[cfg(any(all(feature = "cpu", target_os = "linux"), feature = "icount"))]
+#[cfg(any(
+    all(feature = "cpu", target_os = "linux"),
+    feature = "icount",
+    feature = "services-http",
+    feature = "services-sql"
+))]
 pub(crate) use site::registered as registered_sites;
 pub(crate) use site::SiteKind;
 pub use site::{FnSite, SiteName};

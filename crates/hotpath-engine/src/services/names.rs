@@ -8,7 +8,6 @@ use super::rows::{Row, NONE};
 /// Route and function names by id.
 pub(crate) struct Names {
     routes: HashMap<u32, &'static str>,
-    #[cfg(all(feature = "cpu", target_os = "linux"))]
     functions: Vec<&'static crate::functions::FnSite>,
 }
 
@@ -17,7 +16,6 @@ impl Names {
     pub(crate) fn new(routes: &[&'static Row]) -> Self {
         Self {
             routes: routes.iter().map(|&r| (r.id(), r.text())).collect(),
-            #[cfg(all(feature = "cpu", target_os = "linux"))]
             functions: crate::functions::registered_sites(),
         }
     }
@@ -30,10 +28,7 @@ impl Names {
         if id == NONE {
             return None;
         }
-        #[cfg(all(feature = "cpu", target_os = "linux"))]
-        return self.functions.get(id as usize).map(|site| site.name());
-        #[cfg(not(all(feature = "cpu", target_os = "linux")))]
-        None
+        self.functions.get(id as usize).map(|site| site.name())
     }
 }
 

@@ -161,16 +161,15 @@ fn add(route: u32, f: impl FnOnce(&mut ScopeCounts)) {
     });
 }
 
-/// The innermost measured function on this thread, or [`NONE`]. Known with
-/// `hotpath-cpu`, which keeps each thread's stack of measured sites; without it the
-/// functions' path would have to pay for it, so it is not known.
+/// The innermost measured function on this thread (a row's Source), or [`NONE`]:
+/// from the CPU sampler's stack of sites with `hotpath-cpu`, else from `source`'s.
 #[cfg(any(feature = "services-http", feature = "services-sql"))]
 #[inline]
 pub(crate) fn current_function() -> u32 {
     #[cfg(all(feature = "cpu", target_os = "linux"))]
     return crate::cpu::stack::top().unwrap_or(NONE);
     #[cfg(not(all(feature = "cpu", target_os = "linux")))]
-    NONE
+    super::source::top().unwrap_or(NONE)
 }
 
 #[cfg(all(test, feature = "axum", feature = "services-http", feature = "services-sql"))]

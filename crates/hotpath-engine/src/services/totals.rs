@@ -59,6 +59,17 @@ pub(crate) fn alloc(t: &RequestTotals, options: &Options) -> Option<hotpath_mode
     })
 }
 
+/// The rows' summed time, and each row's `% Total` of it (one decimal), set through
+/// `parts`: the share of a row among all rows, those past the limit included.
+pub(crate) fn shares<T>(rows: &mut [T], parts: impl Fn(&mut T) -> (u64, &mut f64)) -> u64 {
+    let whole: u64 = rows.iter_mut().map(|r| parts(r).0).sum();
+    for row in rows.iter_mut() {
+        let (part, percent) = parts(row);
+        *percent = if whole == 0 { 0.0 } else { (part as f64 * 1000.0 / whole as f64).round() / 10.0 };
+    }
+    whole
+}
+
 /// Rows sorted by total time, longest first, then by name.
 pub(crate) fn by_total<T>(rows: &mut [T], total: impl Fn(&T) -> (u64, &str)) {
     rows.sort_by(|a, b| {

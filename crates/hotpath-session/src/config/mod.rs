@@ -174,6 +174,9 @@ pub(crate) struct Config {
     pub(crate) exclude_wrapper: bool,
     /// `HOTPATH_FUNCTIONS_NAME_DEPTH`: path segments of function names in tables.
     pub(crate) name_depth: usize,
+    /// `HOTPATH_NAME_WIDTH`: characters of a row's name in tables, cut in the middle
+    /// (0 = whole).
+    pub(crate) name_width: usize,
     /// `HOTPATH_SHUTDOWN_MS`: report and exit after this long.
     pub(crate) shutdown_ms: Option<u64>,
     /// `HOTPATH_COMPACT_TABLES`: no rule between table rows.
@@ -207,6 +210,7 @@ impl Config {
             label: None,
             exclude_wrapper: false,
             name_depth: 2,
+            name_width: 0,
             shutdown_ms: None,
             compact_tables: false,
             env_sampling: (None, [None; 6]),

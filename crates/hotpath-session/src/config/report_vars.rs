@@ -68,6 +68,15 @@ pub(super) const REPORT_VARIABLES: &[Variable] = &[
         secret: false,
     },
     Variable {
+        name: "HOTPATH_NAME_WIDTH",
+        apply: |c, v| {
+            c.name_width = number(v, 0..=100_000, "is not a number of characters in 0..=100000 (0 = whole names)")?;
+            Ok(())
+        },
+        kept: |c| c.name_width.to_string(),
+        secret: false,
+    },
+    Variable {
         name: "HOTPATH_ENTRIES_LIMIT",
         apply: |c, v| {
             c.options.logs.entries = number(v, 1..=1_000_000, "is not a number in 1..=1000000")?;

@@ -266,3 +266,18 @@ fn callgrind_output_and_merge_report() {
         ]
     );
 }
+
+#[test]
+fn name_width_warns_on_bad_values() {
+    let (c, w) = resolve(MainConfig::new("m"), &[]);
+    assert_eq!(c.name_width, 0);
+    assert!(w.is_empty());
+    let (c, w) = resolve(MainConfig::new("m"), &[("HOTPATH_NAME_WIDTH", "80")]);
+    assert_eq!((c.name_width, w.len()), (80, 0));
+    let (c, w) = resolve(MainConfig::new("m"), &[("HOTPATH_NAME_WIDTH", "wide")]);
+    assert_eq!(c.name_width, 0);
+    assert_eq!(
+        w,
+        ["HOTPATH_NAME_WIDTH=\"wide\" is not a number of characters in 0..=100000 (0 = whole names); using 0"]
+    );
+}

@@ -49,6 +49,7 @@ async fn run(dir: &Path) {
             let _ = agent.get(format!("{ureq_base}{path}")).call();
         }
         assert!(agent.get(format!("http://127.0.0.1:{closed}/")).call().is_err());
+        ping(&agent, &format!("http://127.0.0.1:{closed}/"));
     })
     .await
     .unwrap();
@@ -68,5 +69,43 @@ async fn run(dir: &Path) {
     }
     sqlx::query("SELECT COUNT(*) FROM items WHERE id IN (1, 2, 3)").fetch_one(&pool).await.unwrap();
     sqlx::query("select count(*) from items where id in (4,5)").fetch_one(&pool).await.unwrap();
+    sql_rows(&pool).await;
+    audit(&dir.join("audit.db"));
     pool.close().await;
+}
+
+/// A call made inside a measured function: its row's Source.
+#[hotpath::measure]
+fn ping(agent: &ureq::Agent, url: &str) {
+    assert!(agent.get(url).call().is_err());
+}
+
+/// A diesel query run inside a measured function.
+#[hotpath::measure]
+fn audit(path: &Path) {
+    use diesel::{Connection, RunQueryDsl};
+    let mut db = diesel::SqliteConnection::establish(&path.display().to_string()).expect("open the audit database");
+    diesel::sql_query("SELECT 1").execute(&mut db).expect("select");
+}
+
+/// Row counts by statement kind, literals of every form and comments (none may reach
+/// the report), batches of several sizes, and two long statements that differ only at
+/// their end.
+async fn sql_rows(pool: &sqlx::SqlitePool) {
+    let run = |sql: String| async move { sqlx::query(&sql).fetch_all(pool).await.unwrap() };
+    // A write of 4 rows, then a read of 5: SQLite's changes() still says 4.
+    run("UPDATE items SET name = name || '!' WHERE id <= 4".into()).await;
+    assert_eq!(run("SELECT id, name FROM items ORDER BY id".into()).await.len(), 5);
+    for who in ["alice", "bob"] {
+        run(format!("/* user={who} */ SELECT name FROM items WHERE name = 'it''s {who}secret' -- token {who}tok")).await;
+    }
+    run("SELECT X'DEADBEEF01', 0xCAFE01, 1e5, -7771".into()).await;
+    for batch in [2, 3, 5] {
+        let values: Vec<String> = (0..batch).map(|i| format!("({}, 'batch{batch}-{i}')", 100 + 10 * batch + i)).collect();
+        run(format!("INSERT INTO items (id, name) VALUES {}", values.join(", "))).await;
+    }
+    let columns: Vec<String> = (0..200).map(|i| format!("name AS column_{i}")).collect();
+    for order in ["id", "name"] {
+        run(format!("SELECT {} FROM items ORDER BY {order}", columns.join(", "))).await;
+    }
 }

@@ -42,11 +42,13 @@ pub(crate) fn section(totals: &[RequestTotals], names: &Names, options: &Options
         return None;
     }
     let calls = rows.iter().map(|r| r.calls).sum();
+    let total_ns = totals::shares(&mut rows, |r| (r.latency.total_ns, &mut r.total_percent));
     by_total(&mut rows, |r| (r.latency.total_ns, r.name.as_str()));
     let (total_endpoints, rows) = select(rows, |r| &r.name, options);
     let mut section = Http::default();
     section.total_endpoints = total_endpoints;
     section.calls = calls;
+    section.total_ns = total_ns;
     section.rows = rows;
     Some(section)
 }

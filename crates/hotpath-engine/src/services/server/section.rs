@@ -48,11 +48,13 @@ pub(crate) fn section(totals: &[RequestTotals], ratio: f64, options: &Options) -
         return None;
     }
     let requests = rows.iter().map(|r| r.requests).sum();
+    let total_ns = totals::shares(&mut rows, |r| (r.latency.total_ns, &mut r.total_percent));
     by_total(&mut rows, |r| (r.latency.total_ns, r.name.as_str()));
     let (total_routes, rows) = select(rows, |r| &r.name, options);
     let mut section = Server::default();
     section.total_routes = total_routes;
     section.requests = requests;
+    section.total_ns = total_ns;
     section.route_scope = scope::enabled();
     section.rows = rows;
     Some(section)

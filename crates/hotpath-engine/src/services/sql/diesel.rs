@@ -5,6 +5,8 @@
 //!
 //! The statement comes from the query's `Display`, written into a buffer the
 //! connection's instrument reuses, without diesel's ` -- binds: [...]` suffix.
+//! The connection URL diesel reports when it connects names the dialect, so that the
+//! normalizer reads `"..."` and backslashes as that database does.
 //! Transaction statements (`BEGIN`, `COMMIT`, `ROLLBACK`, `SAVEPOINT`, `RELEASE`) are
 //! not counted.
 
@@ -13,6 +15,7 @@ use std::time::Instant;
 
 use diesel::connection::{set_default_instrumentation, Instrumentation, InstrumentationEvent};
 
+use super::normalize::Dialect;
 use super::record::{record, Library, Query};
 use crate::{diag, switch};
 
@@ -24,18 +27,20 @@ pub fn instrument_diesel_sql() {
 }
 
 fn instrument() -> Option<Box<dyn Instrumentation>> {
-    Some(Box::new(Timer { start: None, text: String::new() }))
+    Some(Box::new(Timer { start: None, text: String::new(), dialect: Dialect::Unknown }))
 }
 
 /// One connection's instrument.
 struct Timer {
     start: Option<Instant>,
     text: String,
+    dialect: Dialect,
 }
 
 impl Instrumentation for Timer {
     fn on_connection_event(&mut self, event: InstrumentationEvent<'_>) {
         match event {
+            InstrumentationEvent::StartEstablishConnection { url, .. } => self.dialect = Dialect::of_url(url),
             InstrumentationEvent::StartQuery { .. } => {
                 self.start = switch::enabled().then(Instant::now);
             }
@@ -52,6 +57,7 @@ impl Instrumentation for Timer {
                 }
                 record(&Query {
                     library: Library::Diesel,
+                    dialect: self.dialect,
                     raw,
                     ns,
                     failed: error.is_some(),

@@ -3,7 +3,7 @@
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use super::cache::{self, Issuer};
-use super::normalize::normalize;
+use super::normalize::{normalize, Dialect, Kind};
 use crate::services::recorder::with_cell;
 use crate::services::rows::{Key, RowTable};
 use crate::services::scope;
@@ -22,6 +22,9 @@ pub(crate) fn set_raw_examples(on: bool) {
 
 /// A raw sample is cut to this many bytes (at a character boundary).
 const EXAMPLE_BYTES: usize = 1024;
+/// Of a longer statement, only this many bytes are hashed and normalized: the work
+/// per query is bounded (statements that differ only past it share a row).
+const RAW_BYTES: usize = 1 << 20;
 
 /// The libraries, as row tags.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,6 +49,8 @@ impl Library {
 /// One finished query.
 pub(crate) struct Query<'a> {
     pub(crate) library: Library,
+    /// The dialect, where the library says which.
+    pub(crate) dialect: Dialect,
     /// The statement as the library gave it.
     pub(crate) raw: &'a str,
     pub(crate) ns: u64,
@@ -61,12 +66,18 @@ pub(crate) fn record(query: &Query<'_>) {
     }
     let issuer =
         Issuer { route: scope::current_route(), function: scope::current_function(), library: query.library as u8 };
-    let row = cache::row(query.raw, issuer, || {
+    let raw = prefix(query.raw, RAW_BYTES);
+    let (row, kind) = cache::row(raw, query.dialect as u8, issuer, || {
         crate::memory::untracked(|| {
-            let text = normalize(query.raw);
-            let key =
-                Key { text: &text, label: None, route: issuer.route, function: issuer.function, tag: issuer.library };
-            QUERIES.get(&key, || RAW_EXAMPLES.load(Relaxed).then(|| example(query.raw)))
+            let normalized = normalize(raw, query.dialect);
+            let key = Key {
+                text: &normalized.text,
+                label: None,
+                route: issuer.route,
+                function: issuer.function,
+                tag: issuer.library,
+            };
+            (QUERIES.get(&key, || RAW_EXAMPLES.load(Relaxed).then(|| example(query.raw))), normalized.kind)
         })
     });
     scope::add_sql(issuer.route, query.ns);
@@ -78,16 +89,23 @@ pub(crate) fn record(query: &Query<'_>) {
         if let Some(n) = query.rows_returned {
             cell.amount(0, n);
         }
-        if let Some(n) = query.rows_affected {
+        // What sqlx reports as affected by a query that only reads is the count of an
+        // earlier write on the connection (SQLite's `changes()`), not this query's.
+        if let Some(n) = query.rows_affected.filter(|_| kind != Kind::Read) {
             cell.amount(1, n);
         }
     });
 }
 
 fn example(raw: &str) -> Box<str> {
-    let mut end = raw.len().min(EXAMPLE_BYTES);
-    while !raw.is_char_boundary(end) {
+    prefix(raw, EXAMPLE_BYTES).trim().into()
+}
+
+/// At most `bytes` of `text`, cut at a character boundary.
+fn prefix(text: &str, bytes: usize) -> &str {
+    let mut end = text.len().min(bytes);
+    while !text.is_char_boundary(end) {
         end -= 1;
     }
-    raw[..end].trim().into()
+    &text[..end]
 }

@@ -36,11 +36,13 @@ pub(crate) fn section(totals: &[RequestTotals], names: &Names, options: &Options
         return None;
     }
     let calls = rows.iter().map(|r| r.calls).sum();
+    let total_ns = totals::shares(&mut rows, |r| (r.latency.total_ns, &mut r.total_percent));
     by_total(&mut rows, |r| (r.latency.total_ns, r.name.as_str()));
     let (total_queries, rows) = select(rows, |r| &r.name, options);
     let mut section = Sql::default();
     section.total_queries = total_queries;
     section.calls = calls;
+    section.total_ns = total_ns;
     section.rows = rows;
     Some(section)
 }

@@ -5,7 +5,8 @@
 //! else `summary`; `elapsed_secs` (sqlx's own timing); `rows_returned`,
 //! `rows_affected`. sqlx does not say whether a query failed. The event is emitted
 //! where sqlx runs the statement: for SQLite that is sqlx's worker thread, outside any
-//! route scope; for PostgreSQL and MySQL the task that awaits the query.
+//! route scope; for PostgreSQL and MySQL the task that awaits the query. That worker
+//! thread's name (`sqlx-sqlite-worker-N`) is the one hint of the dialect sqlx gives.
 
 use std::cell::RefCell;
 use std::fmt;
@@ -14,6 +15,7 @@ use tracing_core::field::{Field, Visit};
 use tracing_core::{Event, Subscriber};
 use tracing_subscriber::layer::{Context, Layer};
 
+use super::normalize::Dialect;
 use super::record::{record, Library, Query};
 use crate::switch;
 
@@ -32,6 +34,11 @@ pub fn sqlx_tracing_layer() -> SqlxLayer {
 thread_local! {
     /// The statement of the event being read, reused from event to event.
     static STATEMENT: RefCell<String> = const { RefCell::new(String::new()) };
+    /// The dialect this thread's queries are in: SQLite on sqlx's SQLite workers.
+    static DIALECT: Dialect = crate::memory::untracked(|| {
+        let sqlite = std::thread::current().name().is_some_and(|n| n.starts_with("sqlx-sqlite-worker"));
+        if sqlite { Dialect::Sqlite } else { Dialect::Unknown }
+    });
 }
 
 impl<S: Subscriber> Layer<S> for SqlxLayer {
@@ -53,6 +60,7 @@ impl<S: Subscriber> Layer<S> for SqlxLayer {
             let ns = secs.map_or(0, |s| (s * 1e9) as u64);
             record(&Query {
                 library: Library::Sqlx,
+                dialect: DIALECT.try_with(|d| *d).unwrap_or(Dialect::Unknown),
                 raw,
                 ns,
                 failed: false,

@@ -16,7 +16,7 @@ impl Channels {
                 .to_vec();
         header.extend(DurationStats::header("Latency", meta));
         header.extend(["State".to_string(), "Slow".into()]);
-        let mut table = Table::new(header);
+        let mut table = Table::new(header).names(meta.name_width);
         for row in &self.rows {
             let blocked = if row.blocked.count == 0 {
                 "-".to_string()

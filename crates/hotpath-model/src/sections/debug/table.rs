@@ -1,13 +1,11 @@
 //! The printed table of the `debug` section: one sub-table per macro.
 
 use crate::format::{format_count, format_duration_ns};
-use crate::grid::{shown, Table};
+use crate::grid::{cut_middle, shown, Table};
 use crate::meta::Meta;
 
 use super::{DebugRow, DebugTrackers, GaugeRow};
 
-/// Characters of a value shown in a cell; the JSON and the logs keep more.
-const CELL_CHARS: usize = 60;
 /// Values in a gauge's sparkline.
 const TREND_POINTS: usize = 16;
 
@@ -18,19 +16,22 @@ impl DebugTrackers {
             0 => "now".to_string(),
             ns => format!("{} ago", format_duration_ns(ns)),
         };
-        let mut dbg = Table::new(["Expression", "Source", "Calls", "Value", "Thread", "Last"]);
-        let mut val = Table::new(["Key", "Updates", "Value", "Source", "Thread", "Last"]);
-        let mut gauge = Table::new(["Key", "Current", "Min", "Max", "Updates", "Trend", "Last"]);
+        let names = meta.name_width;
+        let mut dbg = Table::new(["Expression", "Source", "Calls", "Value", "Thread", "Last"]).names(names);
+        let mut val = Table::new(["Key", "Updates", "Value", "Source", "Thread", "Last"]).names(names);
+        let mut gauge = Table::new(["Key", "Current", "Min", "Max", "Updates", "Trend", "Last"]).names(names);
+        // Values as kept (`HOTPATH_MAX_LOG_LEN`), on one line.
+        let value = |text: &str| cut_middle(&one_line(text), self.max_log_len);
         let (mut dbgs, mut vals, mut gauges) = (0, 0, 0);
         for row in &self.rows {
             match row {
                 DebugRow::Dbg(r) => {
                     dbgs += 1;
                     dbg.row(vec![
-                        cell(&r.name),
+                        one_line(&r.name),
                         format!("{}:{}:{}", r.file, r.line, r.column),
                         format_count(r.count),
-                        cell(&r.value),
+                        value(&r.value),
                         r.thread.clone(),
                         ago(r.last_at_ns),
                     ]);
@@ -38,9 +39,9 @@ impl DebugTrackers {
                 DebugRow::Val(r) => {
                     vals += 1;
                     val.row(vec![
-                        cell(&r.name),
+                        one_line(&r.name),
                         format_count(r.count),
-                        cell(&r.value),
+                        value(&r.value),
                         format!("{}:{}", r.file, r.line),
                         r.thread.clone(),
                         ago(r.last_at_ns),
@@ -49,7 +50,7 @@ impl DebugTrackers {
                 DebugRow::Gauge(r) => {
                     gauges += 1;
                     gauge.row(vec![
-                        cell(&r.name),
+                        one_line(&r.name),
                         number(r.current),
                         number(r.min),
                         number(r.max),
@@ -74,15 +75,9 @@ impl DebugTrackers {
     }
 }
 
-/// A value for a cell: one line, at most [`CELL_CHARS`] characters.
-fn cell(text: &str) -> String {
-    let flat: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
-    if flat.chars().count() <= CELL_CHARS {
-        return flat;
-    }
-    let mut cut: String = flat.chars().take(CELL_CHARS - 3).collect();
-    cut.push_str("...");
-    cut
+/// `text` on one line: control characters as spaces.
+fn one_line(text: &str) -> String {
+    text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect()
 }
 
 /// `12`, `0.5`, `-3.25`, `NaN`, `inf` (Rust's shortest round-trip form).
@@ -154,7 +149,7 @@ mod tests {
     }
 
     #[test]
-    fn one_table_per_kind_with_flat_cut_cells() {
+    fn one_table_per_kind_with_flat_cells() {
         let meta = Meta { wall_ns: 2_000_000_000, ..Meta::default() };
         let text = section().table(&meta);
         assert!(text.starts_with("debug - Debug trackers"), "{text}");
@@ -164,8 +159,21 @@ mod tests {
             text.contains("| x * 2      | src/main.rs:7:13 | 1,234 | line one line two | main   | 1.50 s ago |"),
             "{text}"
         );
-        assert!(text.contains(&format!("| {}... |", "x".repeat(57))), "{text}");
+        assert!(text.contains(&format!("| {} |", "x".repeat(100))), "values whole, as kept: {text}");
         assert!(text.contains("| queue | 12      | 10  | 15  | 3       | ▁█▄   | 1.00 s ago |"), "{text}");
+    }
+
+    #[test]
+    fn values_follow_max_log_len_and_names_the_name_width() {
+        let mut s = section();
+        s.max_log_len = 40;
+        if let DebugRow::Val(v) = &mut s.rows[1] {
+            v.value = format!("{}{}", "a".repeat(60), "END");
+            v.name = format!("{}tail", "k".repeat(30));
+        }
+        let text = s.table(&Meta { name_width: 10, ..Meta::default() });
+        assert!(text.contains(&format!("| {}…{}END |", "a".repeat(15), "a".repeat(21))), "{text}");
+        assert!(text.contains("| kkk…kktail |"), "{text}");
     }
 
     #[test]

@@ -50,7 +50,7 @@ impl FunctionsAlloc {
         let mut header = vec!["Function".to_string(), "Calls".into(), "Avg".into()];
         header.extend(meta.percentiles.iter().map(|p| percentile_label(*p).to_uppercase()));
         header.extend(["Total".into(), "% Total".into()]);
-        let mut table = Table::new(header);
+        let mut table = Table::new(header).names(meta.name_width);
         for row in &self.rows {
             let (avg, percentiles, total) = pick(row);
             let mut cells = vec![

@@ -9,7 +9,7 @@ use super::FunctionsCpu;
 impl FunctionsCpu {
     /// The `functions-cpu` table.
     pub(crate) fn table(&self, meta: &Meta) -> String {
-        let mut table = Table::new(["Function", "Samples", "CPU time", "% Self", "% Inclusive"]);
+        let mut table = Table::new(["Function", "Samples", "CPU time", "% Self", "% Inclusive"]).names(meta.name_width);
         for row in &self.rows {
             table.row(vec![
                 crate::format::short_name(&row.name, meta.name_depth).to_string(),

@@ -10,11 +10,12 @@ const TITLE: &str = "functions-icount";
 
 impl FunctionsIcount {
     /// The `functions-icount` table, or its one-line note when there are no counts.
-    pub(crate) fn table(&self, _meta: &Meta) -> String {
+    pub(crate) fn table(&self, meta: &Meta) -> String {
         if let Some(note) = &self.note {
             return format!("{TITLE} - {note}\n");
         }
-        let mut table = Table::new(["Function", "Calls", "Ir/call", "Self Ir", "Total Ir", "% Total"]);
+        let mut table =
+            Table::new(["Function", "Calls", "Ir/call", "Self Ir", "Total Ir", "% Total"]).names(meta.name_width);
         for row in &self.rows {
             table.row(vec![
                 row.name.clone(),

@@ -20,7 +20,7 @@ impl FunctionsTiming {
         if running {
             header.push("Running".into());
         }
-        let mut table = Table::new(header);
+        let mut table = Table::new(header).names(meta.name_width);
         for row in &self.rows {
             let calls = match row.timed_calls {
                 Some(timed) => format!("{} ({} timed)", format_count(row.calls), format_count(timed)),

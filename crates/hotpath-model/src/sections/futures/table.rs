@@ -18,7 +18,7 @@ impl Futures {
         if alloc {
             header.extend(["Alloc/Call".to_string(), "Allocs/Call".into()]);
         }
-        let mut table = Table::new(header);
+        let mut table = Table::new(header).names(meta.name_width);
         for row in &self.rows {
             let started = row.calls + row.cancelled;
             let busy = row.busy_ns.checked_div(started).map_or_else(|| "-".into(), format_duration_ns);

@@ -17,6 +17,9 @@ pub struct Http {
     pub total_endpoints: usize,
     /// Calls over all rows (before the limit).
     pub calls: u64,
+    /// Time over all rows (before the limit): what `total_percent` is a share of.
+    #[serde(default)]
+    pub total_ns: u64,
     /// Rows after focus and limit, by total time, longest first.
     pub rows: Vec<HttpRow>,
 }
@@ -42,7 +45,7 @@ pub struct HttpRow {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub route: Option<String>,
     /// The innermost measured function that made them (with `hotpath-cpu`, which keeps
-    /// each thread's stack of measured functions).
+    /// each thread's stack of measured functions): the table's `Source`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub function: Option<String>,
     /// Calls that got a response or failed.
@@ -55,6 +58,10 @@ pub struct HttpRow {
     pub errors: u64,
     /// Call to response head (or to the failure).
     pub latency: DurationStats,
+    /// `latency.total_ns` as a percentage of the section's `total_ns` (one decimal):
+    /// the table's `% Total`.
+    #[serde(default)]
+    pub total_percent: f64,
     /// Response body bytes announced by `Content-Length`.
     pub response_bytes: u64,
     /// Responses that announced a length (the others are not in `response_bytes`).

@@ -1,6 +1,6 @@
 //! The printed table of the `http` section.
 
-use crate::format::{format_bytes, format_count, format_duration_ns};
+use crate::format::{format_bytes, format_count, format_duration_ns, format_percent};
 use crate::grid::{shown, titled, Table};
 use crate::meta::Meta;
 use crate::requests::{or_dash, StatusClasses};
@@ -9,36 +9,33 @@ use crate::stats::DurationStats;
 use super::Http;
 
 impl Http {
-    /// The `http` table; Route and Function columns appear when some row has them.
+    /// The `http` table; a Route column appears when some row has one. Source is the
+    /// innermost measured function that made the call (`-` where none is known).
     pub(crate) fn table(&self, meta: &Meta) -> String {
         let route = self.rows.iter().any(|r| r.route.is_some());
-        let function = self.rows.iter().any(|r| r.function.is_some());
         let mut header: Vec<String> = vec!["Endpoint".into()];
         if route {
             header.push("Route".into());
         }
-        if function {
-            header.push("Function".into());
-        }
+        header.push("Source".into());
         header.push("Calls".into());
         header.extend(StatusClasses::HEADER.map(String::from));
         header.push("Errors".into());
         header.extend(DurationStats::header("", meta));
-        header.extend(["Total".to_string(), "Bytes".into()]);
-        let mut table = Table::new(header);
+        header.extend(["Total".to_string(), "% Total".into(), "Bytes".into()]);
+        let mut table = Table::new(header).names(meta.name_width);
         for row in &self.rows {
             let mut cells = vec![row.endpoint.clone()];
             if route {
                 cells.push(or_dash(row.route.as_ref()));
             }
-            if function {
-                cells.push(or_dash(row.function.as_ref()));
-            }
+            cells.push(or_dash(row.function.as_ref()));
             cells.push(format_count(row.calls));
             cells.extend(row.status.cells());
             cells.push(format_count(row.errors));
             cells.extend(row.latency.cells(meta));
             cells.push(format_duration_ns(row.latency.total_ns));
+            cells.push(format_percent(row.latency.total_ns, self.total_ns));
             cells.push(if row.sized_responses == 0 { "-".into() } else { format_bytes(row.response_bytes) });
             table.row(cells);
         }
@@ -63,19 +60,23 @@ mod tests {
             HttpRow { endpoint: "GET 127.0.0.1:{port}/users/{id}".into(), calls: 3, errors: 1, ..HttpRow::default() };
         row.status.count(200, 2);
         row.status.count(503, 1);
-        let mut section = Http { total_endpoints: 1, calls: 3, rows: vec![row] };
+        row.latency.total_ns = 10;
+        let mut section = Http { total_endpoints: 2, calls: 4, total_ns: 40, rows: vec![row] };
         let meta = Meta::default();
         let text = section.table(&meta);
         assert!(
-            text.contains("| Endpoint                        | Calls | 2xx | 3xx | 4xx | 5xx | Errors |"),
+            text.contains("| Endpoint                        | Source | Calls | 2xx | 3xx | 4xx | 5xx | Errors |"),
             "{text}"
         );
         assert!(!text.contains("Route"), "{text}");
         section.rows[0].route = Some("GET /orders".into());
         let text = section.table(&meta);
         assert!(
-            text.contains("| GET 127.0.0.1:{port}/users/{id} | GET /orders | 3     | 2   | 0   | 0   | 1   | 1      |"),
+            text.contains(
+                "| GET 127.0.0.1:{port}/users/{id} | GET /orders | -      | 3     | 2   | 0   | 0   | 1   | 1      |"
+            ),
             "{text}"
         );
+        assert!(text.contains("| Total | % Total | Bytes |") && text.contains("| 25.0%   | -     |"), "{text}");
     }
 }

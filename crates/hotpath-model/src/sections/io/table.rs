@@ -55,7 +55,7 @@ impl IoSection {
             header.push("Flushes".into());
         }
         header.push("Errors".into());
-        let mut table = Table::new(header);
+        let mut table = Table::new(header).names(meta.name_width);
         for row in rows {
             let t = if direction == Direction::Read { &row.read } else { &row.write };
             let timed = t.timed_ops > 0;

@@ -9,7 +9,7 @@ use super::Mutexes;
 impl Mutexes {
     /// The `mutexes` table.
     pub(crate) fn table(&self, meta: &Meta) -> String {
-        let mut table = Table::new(LockTiming::header("Mutex", meta));
+        let mut table = Table::new(LockTiming::header("Mutex", meta)).names(meta.name_width);
         for row in &self.rows {
             table.row(row.lock.cells(&row.name, &row.kind, row.instances, meta));
         }

@@ -10,7 +10,7 @@ impl RwLocks {
     /// Reads and writes as two stacked tables; one without acquisitions is left out.
     pub(crate) fn table(&self, meta: &Meta) -> String {
         let table = |pick: fn(&RwLockRow) -> &LockTiming| {
-            let mut table = Table::new(LockTiming::header("RwLock", meta));
+            let mut table = Table::new(LockTiming::header("RwLock", meta)).names(meta.name_width);
             let mut any = false;
             for row in self.rows.iter().filter(|r| pick(r).acquisitions > 0) {
                 table.row(pick(row).cells(&row.name, &row.kind, row.instances, meta));

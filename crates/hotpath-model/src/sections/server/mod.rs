@@ -17,6 +17,9 @@ pub struct Server {
     pub total_routes: usize,
     /// Completed requests over all rows (before the limit).
     pub requests: u64,
+    /// Time over all rows (before the limit): what `total_percent` is a share of.
+    #[serde(default)]
+    pub total_ns: u64,
     /// Whether SQL queries, HTTP calls and measured functions were attributed to routes.
     pub route_scope: bool,
     /// Rows after focus and limit, by total response time, longest first.
@@ -48,6 +51,10 @@ pub struct ServerRow {
     pub in_flight_max: u64,
     /// Request to response head.
     pub latency: DurationStats,
+    /// `latency.total_ns` as a percentage of the section's `total_ns` (one decimal):
+    /// the table's `% Total`.
+    #[serde(default)]
+    pub total_percent: f64,
     /// SQL, HTTP and function time per request, with the route scope on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scope: Option<RouteScope>,

@@ -1,6 +1,6 @@
 //! The printed table of the `server` section.
 
-use crate::format::{format_count, format_duration_ns};
+use crate::format::{format_count, format_duration_ns, format_percent};
 use crate::grid::{shown, titled, Table};
 use crate::meta::Meta;
 use crate::requests::{RequestAlloc, StatusClasses};
@@ -17,20 +17,21 @@ impl Server {
         header.extend(StatusClasses::HEADER.map(String::from));
         header.extend(["In flight".to_string(), "Max".into()]);
         header.extend(DurationStats::header("", meta));
-        header.push("Total".into());
+        header.extend(["Total".to_string(), "% Total".into()]);
         if scope {
             header.extend(["SQL/req", "SQL time/req", "HTTP/req", "HTTP time/req", "Fn time/req"].map(String::from));
         }
         if alloc {
             header.extend(["Alloc/req".to_string(), "Allocs/req".into()]);
         }
-        let mut table = Table::new(header);
+        let mut table = Table::new(header).names(meta.name_width);
         for row in &self.rows {
             let mut cells = vec![row.name.clone(), format_count(row.requests)];
             cells.extend(row.status.cells());
             cells.extend([format_count(row.in_flight), format_count(row.in_flight_max)]);
             cells.extend(row.latency.cells(meta));
             cells.push(format_duration_ns(row.latency.total_ns));
+            cells.push(format_percent(row.latency.total_ns, self.total_ns));
             if scope {
                 let s = row.scope.clone().unwrap_or_default();
                 cells.extend([
@@ -74,13 +75,14 @@ mod tests {
             buckets: None,
         };
         row.scope = Some(RouteScope { requests: 4, sql_queries: 8, sql_ns: 4_000, ..RouteScope::default() });
-        let section = Server { total_routes: 1, requests: 4, route_scope: true, rows: vec![row] };
+        let section = Server { total_routes: 1, requests: 4, total_ns: 16_000, route_scope: true, rows: vec![row] };
         let text = section.table(&Meta { percentiles: vec![50.0], ..Meta::default() });
         assert!(text.starts_with("server - "), "{text}");
         assert!(text.contains("(1 total, 4 requests)"), "{text}");
         assert!(text.contains("| Route           | Requests | 2xx | 3xx | 4xx | 5xx |"), "{text}");
         assert!(text.contains("| GET /users/{id} | 4        | 3   | 0   | 1   | 0   | 0         | 2   |"), "{text}");
-        assert!(text.contains("| SQL/req | SQL time/req |"), "{text}");
+        assert!(text.contains("| Total   | % Total | SQL/req | SQL time/req |"), "{text}");
+        assert!(text.contains("| 8.00 µs | 50.0%   |"), "{text}");
         assert!(text.contains("| 2       | 1.00 µs      |"), "{text}");
         assert!(!text.contains("Alloc/req"), "{text}");
     }

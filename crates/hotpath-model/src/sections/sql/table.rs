@@ -1,6 +1,6 @@
 //! The printed table of the `sql` section.
 
-use crate::format::{format_count, format_duration_ns};
+use crate::format::{format_count, format_duration_ns, format_percent};
 use crate::grid::{shown, titled, Table};
 use crate::meta::Meta;
 use crate::requests::or_dash;
@@ -8,54 +8,40 @@ use crate::stats::DurationStats;
 
 use super::Sql;
 
-/// Longer queries are cut (with `...`) in the table; JSON keeps them whole.
-const QUERY_WIDTH: usize = 60;
-
 impl Sql {
-    /// The `sql` table; Route and Function columns appear when some row has them.
+    /// The `sql` table; a Route column appears when some row has one. Source is the
+    /// innermost measured function that ran the query (`-` where none is known).
     pub(crate) fn table(&self, meta: &Meta) -> String {
         let route = self.rows.iter().any(|r| r.route.is_some());
-        let function = self.rows.iter().any(|r| r.function.is_some());
         let mut header: Vec<String> = vec!["Query".into(), "Library".into()];
         if route {
             header.push("Route".into());
         }
-        if function {
-            header.push("Function".into());
-        }
+        header.push("Source".into());
         header.extend(["Calls".to_string(), "Errors".into(), "Rows".into()]);
         header.extend(DurationStats::header("", meta));
-        header.push("Total".into());
-        let mut table = Table::new(header);
+        header.extend(["Total".to_string(), "% Total".into()]);
+        let mut table = Table::new(header).names(meta.name_width);
         for row in &self.rows {
-            let mut cells = vec![cut(&row.query), row.library.clone()];
+            let mut cells = vec![row.query.clone(), row.library.clone()];
             if route {
                 cells.push(or_dash(row.route.as_ref()));
             }
-            if function {
-                cells.push(or_dash(row.function.as_ref()));
-            }
-            cells.extend([
-                format_count(row.calls),
-                format_count(row.errors),
-                format_count(row.rows_returned + row.rows_affected),
-            ]);
+            cells.push(or_dash(row.function.as_ref()));
+            cells.extend([format_count(row.calls), format_count(row.errors), format_count(row.rows())]);
             cells.extend(row.latency.cells(meta));
             cells.push(format_duration_ns(row.latency.total_ns));
+            cells.push(format_percent(row.latency.total_ns, self.total_ns));
             table.row(cells);
         }
         let summary = format!("{}, {} calls", shown(self.rows.len(), self.total_queries), format_count(self.calls));
-        titled("sql", "SQL queries per normalized statement; Rows = returned + affected.", &summary, &table)
+        titled(
+            "sql",
+            "SQL queries per normalized statement; Rows = returned by reads, affected by writes.",
+            &summary,
+            &table,
+        )
     }
-}
-
-fn cut(query: &str) -> String {
-    if query.chars().count() <= QUERY_WIDTH {
-        return query.to_string();
-    }
-    let mut out: String = query.chars().take(QUERY_WIDTH - 3).collect();
-    out.push_str("...");
-    out
 }
 
 #[cfg(test)]
@@ -63,25 +49,43 @@ mod tests {
     use super::super::SqlRow;
     use super::*;
 
+    fn row(query: &str, total_ns: u64) -> SqlRow {
+        let mut row =
+            SqlRow { name: query.into(), query: query.into(), library: "sqlx".into(), calls: 2, ..SqlRow::default() };
+        row.latency.total_ns = total_ns;
+        row
+    }
+
     #[test]
-    fn long_queries_are_cut_in_the_table_only() {
-        let query =
-            format!("SELECT {} FROM t WHERE id = ?", (0..30).map(|i| format!("c{i}")).collect::<Vec<_>>().join(", "));
-        let row = SqlRow {
-            name: query.clone(),
-            query,
-            library: "sqlx".into(),
-            calls: 2,
-            rows_returned: 2,
-            ..SqlRow::default()
-        };
-        let text = Sql { total_queries: 1, calls: 2, rows: vec![row] }.table(&Meta::default());
+    fn rows_source_and_share_of_total() {
+        let mut read = row("SELECT name FROM t WHERE id = ?", 300);
+        read.rows_returned = 152;
+        let mut write = row("UPDATE t SET a = ? RETURNING id", 100);
+        (write.rows_returned, write.rows_affected) = (3, 3);
+        write.function = Some("app::save".into());
+        let text = Sql { total_queries: 2, calls: 4, total_ns: 400, rows: vec![read, write] }.table(&Meta::default());
         assert!(
-            text.contains(
-                "| SELECT c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, ... | sqlx    | 2     | 0      | 2    |"
-            ),
+            text.contains("| Query                           | Library | Source    | Calls | Errors | Rows |"),
             "{text}"
         );
-        assert_eq!(cut("é".repeat(70).as_str()).chars().count(), QUERY_WIDTH);
+        assert!(
+            text.contains("| SELECT name FROM t WHERE id = ? | sqlx    | -         | 2     | 0      | 152  |"),
+            "{text}"
+        );
+        assert!(text.contains("| app::save | 2     | 0      | 3    |"), "{text}");
+        assert!(text.contains("| 75.0%   |") && text.contains("| 25.0%   |"), "{text}");
+    }
+
+    #[test]
+    fn long_queries_keep_their_end_in_the_table() {
+        let columns = (0..30).map(|i| format!("c{i}")).collect::<Vec<_>>().join(", ");
+        let a = row(&format!("SELECT {columns} FROM t ORDER BY score DESC LIMIT ?"), 2);
+        let b = row(&format!("SELECT {columns} FROM t ORDER BY score ASC LIMIT ?"), 1);
+        let section = Sql { total_queries: 2, calls: 4, total_ns: 3, rows: vec![a, b] };
+        let text = section.table(&Meta { name_width: 50, ..Meta::default() });
+        assert!(text.contains("| SELECT c0, c1, c2, … t ORDER BY score DESC LIMIT ? |"), "{text}");
+        assert!(text.contains("| SELECT c0, c1, c2, …M t ORDER BY score ASC LIMIT ? |"), "{text}");
+        let whole = section.table(&Meta::default());
+        assert!(whole.contains(&section.rows[0].query), "0 = whole: {whole}");
     }
 }

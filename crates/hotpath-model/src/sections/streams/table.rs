@@ -13,7 +13,7 @@ impl Streams {
         let mut header: Vec<String> =
             ["Stream", "Item", "Inst", "Active", "Done", "Items", "Rate"].map(String::from).to_vec();
         header.extend(DurationStats::header("Interval", meta));
-        let mut table = Table::new(header);
+        let mut table = Table::new(header).names(meta.name_width);
         for row in &self.rows {
             let mut cells = vec![
                 row.name.clone(),
