@@ -2,6 +2,7 @@
 //! the exact warning lines.
 
 use super::*;
+use std::net::{IpAddr, Ipv4Addr};
 use hotpath_engine::options::{DEFAULT_LIMIT, DEFAULT_PERCENTILES};
 use hotpath_engine::sampling::Sampled;
 use hotpath_model::Section;
