@@ -1,6 +1,6 @@
 //! The printed table of the `http` section.
 
-use crate::format::{format_bytes, format_count, format_duration_ns};
+use crate::format::{format_bytes, format_count};
 use crate::grid::{shown, titled, Table};
 use crate::meta::Meta;
 use crate::requests::{or_dash, StatusClasses};
@@ -24,7 +24,8 @@ impl Http {
         header.extend(StatusClasses::HEADER.map(String::from));
         header.push("Errors".into());
         header.extend(DurationStats::header("", meta));
-        header.extend(["Total".to_string(), "Bytes".into()]);
+        header.extend(DurationStats::total_header(meta));
+        header.push("Bytes".into());
         let mut table = Table::new(header);
         for row in &self.rows {
             let mut cells = vec![row.endpoint.clone()];
@@ -38,7 +39,7 @@ impl Http {
             cells.extend(row.status.cells());
             cells.push(format_count(row.errors));
             cells.extend(row.latency.cells(meta));
-            cells.push(format_duration_ns(row.latency.total_ns));
+            cells.extend(row.latency.total_cell(meta));
             cells.push(if row.sized_responses == 0 { "-".into() } else { format_bytes(row.response_bytes) });
             table.row(cells);
         }

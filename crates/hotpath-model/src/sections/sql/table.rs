@@ -1,6 +1,6 @@
 //! The printed table of the `sql` section.
 
-use crate::format::{format_count, format_duration_ns};
+use crate::format::format_count;
 use crate::grid::{shown, titled, Table};
 use crate::meta::Meta;
 use crate::requests::or_dash;
@@ -25,7 +25,7 @@ impl Sql {
         }
         header.extend(["Calls".to_string(), "Errors".into(), "Rows".into()]);
         header.extend(DurationStats::header("", meta));
-        header.push("Total".into());
+        header.extend(DurationStats::total_header(meta));
         let mut table = Table::new(header);
         for row in &self.rows {
             let mut cells = vec![cut(&row.query), row.library.clone()];
@@ -41,7 +41,7 @@ impl Sql {
                 format_count(row.rows_returned + row.rows_affected),
             ]);
             cells.extend(row.latency.cells(meta));
-            cells.push(format_duration_ns(row.latency.total_ns));
+            cells.extend(row.latency.total_cell(meta));
             table.row(cells);
         }
         let summary = format!("{}, {} calls", shown(self.rows.len(), self.total_queries), format_count(self.calls));
