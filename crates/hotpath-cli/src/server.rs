@@ -61,7 +61,13 @@ mod tests {
 
     #[test]
     fn ipv6_hosts_get_brackets() {
-        let args = |host: &str| ServerArgs { port: 7, host: host.into(), token: None, metrics_auth_token: None, mcp_auth_token: None };
+        let args = |host: &str| ServerArgs {
+            port: 7,
+            host: host.into(),
+            token: None,
+            metrics_auth_token: None,
+            mcp_auth_token: None,
+        };
         assert_eq!(args("127.0.0.1").address(), "127.0.0.1:7");
         assert_eq!(args("::1").address(), "[::1]:7");
         assert_eq!(args("[::1]").address(), "[::1]:7");

@@ -36,12 +36,20 @@ impl DurationStats {
 impl DurationStats {
     /// `Total`, but none under Callgrind.
     pub(crate) fn total_header(meta: &Meta) -> Vec<String> {
-        if meta.untimed() { Vec::new() } else { vec!["Total".into()] }
+        if meta.untimed() {
+            Vec::new()
+        } else {
+            vec!["Total".into()]
+        }
     }
 
     /// The cell under [`total_header`](Self::total_header).
     pub(crate) fn total_cell(&self, meta: &Meta) -> Vec<String> {
-        if meta.untimed() { Vec::new() } else { vec![format_duration_ns(self.total_ns)] }
+        if meta.untimed() {
+            Vec::new()
+        } else {
+            vec![format_duration_ns(self.total_ns)]
+        }
     }
 }
 

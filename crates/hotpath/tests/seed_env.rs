@@ -171,7 +171,9 @@ fn assert_closed(live: &Live, opens: &str, what: &str) {
 
 #[test]
 fn each_token_variable_closes_every_surface() {
-    for name in ["HOTPATH_AUTH_TOKEN", "HOTPATH_METRICS_AUTH_TOKEN", "HOTPATH_PROMETHEUS_AUTH_TOKEN", "HOTPATH_MCP_AUTH_TOKEN"] {
+    for name in
+        ["HOTPATH_AUTH_TOKEN", "HOTPATH_METRICS_AUTH_TOKEN", "HOTPATH_PROMETHEUS_AUTH_TOKEN", "HOTPATH_MCP_AUTH_TOKEN"]
+    {
         let mut cmd = live_command(30);
         cmd.env(name, "s3cr3t-token");
         let live = Live::start(cmd);
@@ -189,7 +191,9 @@ fn distinct_tokens_each_open_their_own_surface() {
     assert_eq!(status("/functions_timing", "json-t"), 200);
     assert_eq!(status("/metrics", "prom-t"), 200);
     assert_ne!(status("/mcp", "mcp-t"), 401);
-    for (path, others) in [("/functions_timing", ["prom-t", "mcp-t"]), ("/metrics", ["json-t", "mcp-t"]), ("/mcp", ["json-t", "prom-t"])] {
+    for (path, others) in
+        [("/functions_timing", ["prom-t", "mcp-t"]), ("/metrics", ["json-t", "mcp-t"]), ("/mcp", ["json-t", "prom-t"])]
+    {
         assert_eq!(live.get(path, "").status, 401, "{path} without a token");
         for token in others {
             assert_eq!(status(path, token), 401, "{path} opened by another surface's token {token}");

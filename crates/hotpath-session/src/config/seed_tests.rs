@@ -12,7 +12,8 @@ fn resolve(vars: &[(&str, &str)]) -> (Config, Vec<String>) {
 
 /// The one warning about `name`, or a failure naming them all.
 fn warning_about(warnings: &[String], name: &str) -> String {
-    let about: Vec<&String> = warnings.iter().filter(|w| w.starts_with(&format!("{name}=")) || w.starts_with(&format!("{name} "))).collect();
+    let about: Vec<&String> =
+        warnings.iter().filter(|w| w.starts_with(&format!("{name}=")) || w.starts_with(&format!("{name} "))).collect();
     assert_eq!(about.len(), 1, "{name}: {warnings:?}");
     about[0].clone()
 }
@@ -68,7 +69,9 @@ fn seed_values_that_mean_the_same_here_are_honoured_quietly() {
 
 #[test]
 fn every_token_variable_guards_the_server() {
-    for name in ["HOTPATH_AUTH_TOKEN", "HOTPATH_METRICS_AUTH_TOKEN", "HOTPATH_PROMETHEUS_AUTH_TOKEN", "HOTPATH_MCP_AUTH_TOKEN"] {
+    for name in
+        ["HOTPATH_AUTH_TOKEN", "HOTPATH_METRICS_AUTH_TOKEN", "HOTPATH_PROMETHEUS_AUTH_TOKEN", "HOTPATH_MCP_AUTH_TOKEN"]
+    {
         let (c, w) = resolve(&[(name, "t0k")]);
         assert!(w.is_empty(), "{w:?}");
         for surface in Surface::ALL {

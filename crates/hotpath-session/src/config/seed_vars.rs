@@ -21,7 +21,9 @@ pub(super) const SEED_VARIABLES: &[Variable] = &[
     Variable {
         name: "HOTPATH_ALLOC_METRIC",
         apply: |_, v| match text(v)?.trim() {
-            "bytes" | "count" => Err("is not used: functions-alloc shows bytes and allocation counts side by side".into()),
+            "bytes" | "count" => {
+                Err("is not used: functions-alloc shows bytes and allocation counts side by side".into())
+            }
             _ => Err("is not bytes or count (and is not used: both are shown)".into()),
         },
         kept: |_| "bytes and counts".into(),

@@ -53,12 +53,7 @@ pub(super) const SERVER_VARIABLES: &[Variable] = &[
         kept: |c| c.server.port.to_string(),
         secret: false,
     },
-    Variable {
-        name: ALL_SURFACES_TOKEN,
-        apply: |c, v| token(c, v, |s| &mut s.token),
-        kept: token_kept,
-        secret: true,
-    },
+    Variable { name: ALL_SURFACES_TOKEN, apply: |c, v| token(c, v, |s| &mut s.token), kept: token_kept, secret: true },
     Variable {
         name: "HOTPATH_METRICS_AUTH_TOKEN",
         apply: |c, v| token(c, v, |s| &mut s.surface_tokens[Surface::Json as usize]),

@@ -2,10 +2,10 @@
 //! the exact warning lines.
 
 use super::*;
-use std::net::{IpAddr, Ipv4Addr};
 use hotpath_engine::options::{DEFAULT_LIMIT, DEFAULT_PERCENTILES};
 use hotpath_engine::sampling::Sampled;
 use hotpath_model::Section;
+use std::net::{IpAddr, Ipv4Addr};
 
 fn resolve(main: MainConfig, vars: &[(&str, &str)]) -> (Config, Vec<String>) {
     Config::resolve(&main, |k| vars.iter().find(|(n, _)| *n == k).map(|(_, v)| OsString::from(v)))

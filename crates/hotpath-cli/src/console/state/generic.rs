@@ -116,7 +116,7 @@ fn counter(columns: &[Column]) -> Option<(String, Kind)> {
 /// The columns a user came for first: the charted count (`requests`, `calls`), then
 /// the first duration summary (`latency`, `wall`) as avg, percentiles, max, total;
 /// every other column after them, in the order the JSON has them.
-fn lead(columns: &mut Vec<Column>, counter: Option<&(String, Kind)>) {
+fn lead(columns: &mut [Column], counter: Option<&(String, Kind)>) {
     let counted = counter.filter(|(_, kind)| !matches!(kind, Kind::Busy)).map(|(key, _)| key.as_str());
     let summary = columns.iter().find_map(|c| c.key.strip_suffix(".avg_ns")).map(|p| format!("{p}."));
     let rank = |c: &Column| {
