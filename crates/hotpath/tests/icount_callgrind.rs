@@ -228,4 +228,9 @@ fn the_callgrind_table_shows_counts_and_instructions_only_under_one_naming_rule(
     let named = |name: &str| text.lines().filter(|l| l.starts_with(&format!("| {name} "))).count();
     assert_eq!(named("Worker::evens"), 2, "timing and icount:\n{text}");
     assert_eq!(named("case_icount::work_async"), 3, "timing, icount and futures:\n{text}");
+
+    // HOTPATH_METRICS_SERVER_ON: the live server runs under Valgrind too.
+    let out =
+        under_valgrind("callgrind", dir.path(), &[("HOTPATH_METRICS_SERVER_ON", "1"), ("HOTPATH_METRICS_PORT", "0")]);
+    assert!(stderr(&out).contains("metrics server listening on http://127.0.0.1:"), "{}", stderr(&out));
 }
