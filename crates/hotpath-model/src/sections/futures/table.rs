@@ -12,9 +12,10 @@ impl Futures {
     pub(crate) fn table(&self, meta: &Meta) -> String {
         let alloc = self.rows.iter().any(|r| r.alloc_bytes_avg.is_some());
         let timed = !meta.untimed();
-        let mut header: Vec<String> = ["Future", "Kind", "Calls", "Cancelled", "Polls"].map(String::from).to_vec();
+        let mut header: Vec<String> = ["Future", "Kind", "Calls", "Cancelled"].map(String::from).to_vec();
+        // Polls are counted with the calls that are timed: none under Callgrind.
         if timed {
-            header.push("Busy/Call".into());
+            header.extend(["Polls".to_string(), "Busy/Call".into()]);
             header.extend(DurationStats::header("Wall", meta));
             header.push("Wall Total".into());
         }
@@ -30,10 +31,9 @@ impl Futures {
                 row.kind.replace('_', " "),
                 format_count(row.calls),
                 format_count(row.cancelled),
-                format_count(row.polls),
             ];
             if timed {
-                cells.push(busy);
+                cells.extend([format_count(row.polls), busy]);
                 cells.extend(row.wall.cells(meta));
                 cells.push(format_duration_ns(row.wall.total_ns));
             }
