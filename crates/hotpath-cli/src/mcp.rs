@@ -45,7 +45,7 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<()> {
     let mut bridge = Bridge {
         agent: config.into(),
         url: format!("http://{}/mcp", args.server.address()),
-        token: args.server.token.clone(),
+        token: args.server.mcp_token(),
         protocol_version: None,
     };
     let stdin = std::io::stdin().lock();

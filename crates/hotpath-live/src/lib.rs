@@ -26,7 +26,7 @@ pub fn install() {
 fn start(settings: &hotpath_session::ServerSettings) -> Result<(), String> {
     // Mounted first, so that no request can reach the server before `/mcp` exists.
     #[cfg(feature = "mcp")]
-    mcp::start(settings.token.is_some());
+    mcp::start(!settings.tokens_for(hotpath_session::Surface::Mcp).is_empty() || settings.refuse_all);
     server::start(settings)
 }
 

@@ -7,7 +7,11 @@ use crate::stats::{DurationStats, LockTiming};
 
 impl DurationStats {
     /// Header cells `"<prefix> Avg"`, `"<prefix> P50"`, ... in configured order.
+    /// None under Callgrind, where there are no durations to show.
     pub(crate) fn header(prefix: &str, meta: &Meta) -> Vec<String> {
+        if meta.untimed() {
+            return Vec::new();
+        }
         let join = |s: &str| if prefix.is_empty() { s.to_string() } else { format!("{prefix} {s}") };
         let mut cells = vec![join("Avg")];
         cells.extend(meta.percentiles.iter().map(|p| join(&percentile_label(*p).to_uppercase())));
@@ -16,6 +20,9 @@ impl DurationStats {
 
     /// Cells matching [`header`](Self::header); `-` where nothing was recorded.
     pub(crate) fn cells(&self, meta: &Meta) -> Vec<String> {
+        if meta.untimed() {
+            return Vec::new();
+        }
         let dash = || "-".to_string();
         let mut cells = vec![if self.count == 0 { dash() } else { format_duration_ns(self.avg_ns) }];
         cells.extend(meta.percentiles.iter().map(|p| match self.percentiles_ns.get(*p) {
@@ -23,6 +30,26 @@ impl DurationStats {
             _ => dash(),
         }));
         cells
+    }
+}
+
+impl DurationStats {
+    /// `Total`, but none under Callgrind.
+    pub(crate) fn total_header(meta: &Meta) -> Vec<String> {
+        if meta.untimed() {
+            Vec::new()
+        } else {
+            vec!["Total".into()]
+        }
+    }
+
+    /// The cell under [`total_header`](Self::total_header).
+    pub(crate) fn total_cell(&self, meta: &Meta) -> Vec<String> {
+        if meta.untimed() {
+            Vec::new()
+        } else {
+            vec![format_duration_ns(self.total_ns)]
+        }
     }
 }
 

@@ -64,6 +64,17 @@ pub struct Meta {
     pub warnings: Vec<String>,
 }
 
+/// The clock name of a run under Callgrind, where durations are not measured.
+pub(crate) const FROZEN_CLOCK: &str = "frozen";
+
+impl Meta {
+    /// True under Callgrind: the clock is frozen and every duration is zero, so the
+    /// tables show counts (and instructions) only.
+    pub fn untimed(&self) -> bool {
+        self.clock == FROZEN_CLOCK
+    }
+}
+
 fn is_zero(n: &u64) -> bool {
     *n == 0
 }

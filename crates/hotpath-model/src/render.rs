@@ -14,10 +14,17 @@ pub fn render_table(report: &Report) -> String {
         return format!("[hotpath] No measurements recorded from {} ({wall} wall time)\n{warnings}", meta.caller);
     }
     let label = meta.label.as_ref().map_or(String::new(), |l| format!(" | {}", crate::grid::clean(l)));
-    let mut out =
-        format!("[hotpath] Profile of {}: {wall} wall time ({}){label}\n", meta.caller, ended_by(&meta.ended_by));
+    let mut out = match meta.untimed() {
+        // Under Callgrind the wall time is Valgrind's, tens of times the program's own.
+        true => format!(
+            "[hotpath] Profile of {} under Callgrind ({}){label}: counts and instructions only, durations are not measured\n",
+            meta.caller,
+            ended_by(&meta.ended_by)
+        ),
+        false => format!("[hotpath] Profile of {}: {wall} wall time ({}){label}\n", meta.caller, ended_by(&meta.ended_by)),
+    };
     out.push_str(&warnings);
-    if !meta.time_sampling.is_empty() {
+    if !meta.time_sampling.is_empty() && !meta.untimed() {
         let rates: Vec<String> = meta.time_sampling.iter().map(|(k, r)| format!("{k}={r}")).collect();
         out.push_str(&format!(
             "[hotpath] time sampling: {}; counts are exact, durations come from the timed calls and totals are estimates\n",

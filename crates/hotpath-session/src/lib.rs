@@ -17,7 +17,7 @@ mod shutdown;
 mod signals;
 mod state;
 
-pub use config::{Format, MainConfig, SectionSpec, ServerSettings, DEFAULT_METRICS_PORT};
+pub use config::{Format, MainConfig, SectionSpec, ServerSettings, Surface, DEFAULT_METRICS_PORT};
 pub use end::End;
 pub use live::{register_live, LiveStarter};
 pub use session::{snapshot, snapshot_live, start_with_shutdown, uptime, MainGuard};

@@ -91,8 +91,9 @@ fn start(main: MainConfig, shutdown: Option<Duration>) -> Option<u64> {
     let started_unix_ms = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
     let shutdown = config.shutdown_ms.map(Duration::from_millis).or(shutdown);
     let mut server = config.server.clone();
-    // Under Valgrind the program runs tens of times slower: no live server there.
-    if hotpath_engine::under_valgrind() {
+    // Under Valgrind the program runs tens of times slower: no live server there,
+    // unless HOTPATH_METRICS_SERVER_ON asks for one.
+    if hotpath_engine::under_valgrind() && !server.force_on {
         server.enabled = false;
     }
     let before_shutdown = main.shutdown_hook();

@@ -208,3 +208,29 @@ fn a_callgrind_run_merges_its_counts_into_a_native_report() {
     assert!(u(&row(&report, "case_icount::parent")["ir"]) > 0);
     assert_eq!(report["meta"]["clock"], "frozen");
 }
+
+#[test]
+fn the_callgrind_table_shows_counts_and_instructions_only_under_one_naming_rule() {
+    let dir = Scratch::new("table");
+    let out = under_valgrind("callgrind", dir.path(), &[("HOTPATH_OUTPUT_FORMAT", "table")]);
+    let text = stdout(&out);
+    // No duration anywhere: not the wall time, not main's, not a row's zero.
+    assert!(text.contains("under Callgrind") && !text.contains("wall time"), "{text}");
+    for unit in [" ns ", " µs ", " ms ", " s |", "time sampling", "timed)"] {
+        assert!(!text.contains(unit), "{unit:?} in:\n{text}");
+    }
+    assert_eq!(common::table_columns(&text), ["Function", "Calls"], "functions-timing first:\n{text}");
+    assert_eq!(common::table_row(&text, "case_icount::main"), ["case_icount::main", "1"]);
+    let futures = common::table_columns_named(&text, "| Future");
+    assert_eq!(futures, ["Future", "Kind", "Calls", "Cancelled"], "{text}");
+    // One name per function in every table: the default two path segments.
+    assert!(!text.contains("case_icount::Worker::evens"), "{text}");
+    let named = |name: &str| text.lines().filter(|l| l.starts_with(&format!("| {name} "))).count();
+    assert_eq!(named("Worker::evens"), 2, "timing and icount:\n{text}");
+    assert_eq!(named("case_icount::work_async"), 3, "timing, icount and futures:\n{text}");
+
+    // HOTPATH_METRICS_SERVER_ON: the live server runs under Valgrind too.
+    let out =
+        under_valgrind("callgrind", dir.path(), &[("HOTPATH_METRICS_SERVER_ON", "1"), ("HOTPATH_METRICS_PORT", "0")]);
+    assert!(stderr(&out).contains("metrics server listening on http://127.0.0.1:"), "{}", stderr(&out));
+}

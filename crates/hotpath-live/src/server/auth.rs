@@ -11,19 +11,25 @@ use subtle::ConstantTimeEq;
 
 use super::http::{host_name, HttpRequest, Response};
 
-/// The refusal for `request`, or None when it may be served. `token`: the one
-/// required; `refuse_all`: one was set but is unusable.
-pub(crate) fn gate(request: &HttpRequest, token: Option<&str>, refuse_all: bool) -> Option<Response> {
+/// The refusal for `request`, or None when it may be served. `tokens`: those that
+/// open the request's surface, any one of them, each with its variable (none: no
+/// token is needed); `refuse_all`: a token was set but is unusable.
+pub(crate) fn gate(request: &HttpRequest, tokens: &[(&str, String)], refuse_all: bool) -> Option<Response> {
     let denied = |message: &str| Some(Response::error(401, message).with_header("WWW-Authenticate", "Bearer"));
     if refuse_all {
-        return denied("HOTPATH_AUTH_TOKEN is set but unusable (see the program's stderr): every request is refused");
+        return denied("a token variable is set but unusable (see the program's stderr): every request is refused");
     }
-    if token.is_some() {
+    if !tokens.is_empty() {
         // The token stops a rebinding page, which cannot know it; any Host may be a tunnel's name.
-        return match allowed(token, request.header("authorization")) {
-            true => None,
-            false => denied("missing or wrong token: send Authorization: Bearer <HOTPATH_AUTH_TOKEN>"),
-        };
+        let given = request.header("authorization");
+        // Every token is compared, so the time taken does not say which one came close.
+        let matched = tokens.iter().fold(false, |ok, (_, token)| allowed(Some(token), given) | ok);
+        if matched {
+            return None;
+        }
+        let names: Vec<&str> = tokens.iter().map(|(name, _)| *name).collect();
+        let message = format!("missing or wrong token: send Authorization: Bearer <{}>", names.join(" or "));
+        return denied(&message);
     }
     match request.header("host") {
         Some(host) if !loopback_name(host) => Some(Response::error(

@@ -15,7 +15,7 @@
 //! - `debug_logs`: `/debug/{kind}/{id}/logs`, the log records of one debug tracker.
 //! - `query`: `?limit=` and `?focus=` for any section.
 //! - `prometheus`: the text exposition of the sections' typed metric families.
-//! - `auth`: the constant-time bearer-token check.
+//! - `auth`: the constant-time bearer-token check, with the tokens of the path's surface.
 //! - `mount`: the plug-in point for other handlers (`/mcp`).
 //! - `state`: what the workers share.
 
@@ -61,8 +61,7 @@ use hotpath_session::ServerSettings;
 /// Binds and starts the server; the error is the warning the report repeats.
 pub(crate) fn start(settings: &ServerSettings) -> Result<(), String> {
     let state = |address| State {
-        token: settings.token.clone(),
-        refuse_all: settings.refuse_all,
+        tokens: state::Tokens::new(settings),
         address,
         source: snapshot::live,
         rendered: Default::default(),
@@ -79,7 +78,7 @@ pub(crate) fn listen(settings: &ServerSettings, state: impl FnOnce(SocketAddr) -
     })?;
     let address = listener.local_addr().unwrap_or(wanted);
     let state = state(address);
-    let _ = state::BOUND.set((address, state.token.is_some() || state.refuse_all));
+    let _ = state::BOUND.set((address, state.tokens.guarded()));
     reactor::spawn(listener, Arc::new(state)).map_err(|e| format!("metrics server not started: {e}"))?;
     if settings.port == 0 {
         // The system picked the port: nobody could find the server without this line.

@@ -22,9 +22,9 @@ pub(crate) enum Outcome {
     Mount(Arc<dyn Mount>),
 }
 
-/// Token and Host checks (for every path), mounted handlers, then the built-in endpoints.
+/// Token (the one of the path's surface) and Host checks, for every path;, mounted handlers, then the built-in endpoints.
 pub(crate) fn route(request: &HttpRequest, state: &State) -> Outcome {
-    if let Some(refused) = auth::gate(request, state.token.as_deref(), state.refuse_all) {
+    if let Some(refused) = auth::gate(request, state.tokens.of(&request.path), state.tokens.refuse_all) {
         return Outcome::Respond(refused);
     }
     if let Some(handler) = mount::find(&request.path) {
@@ -62,7 +62,7 @@ fn builtin(request: &HttpRequest, state: &State) -> Response {
     // Rendered once per snapshot, path and query, and shared by every client asking.
     let key = format!("{path}?{}", request.query);
     state.rendered.serve(&snapshot, &key, || match path {
-        "/profiler_status" => Response::json(200, status(&snapshot, state.address, state.token.is_some()).to_string()),
+        "/profiler_status" => Response::json(200, status(&snapshot, state.address, state.tokens.guarded()).to_string()),
         "/metrics" => {
             Response::new(200, prometheus::CONTENT_TYPE, prometheus::render(&snapshot, &state.stats).into_bytes())
         }

@@ -21,16 +21,13 @@ fn fixed() -> Option<Arc<Snapshot>> {
 }
 
 fn server(token: Option<&str>) -> SocketAddr {
-    let settings = ServerSettings {
-        enabled: true,
-        host: IpAddr::V4(Ipv4Addr::LOCALHOST),
-        port: 0,
-        token: token.map(String::from),
-        refuse_all: false,
-    };
+    serve(ServerSettings { token: token.map(String::from), ..ServerSettings::default() })
+}
+
+fn serve(settings: ServerSettings) -> SocketAddr {
+    let settings = ServerSettings { host: IpAddr::V4(Ipv4Addr::LOCALHOST), port: 0, ..settings };
     listen(&settings, |address| State {
-        token: settings.token.clone(),
-        refuse_all: false,
+        tokens: state::Tokens::new(&settings),
         address,
         source: fixed,
         rendered: Default::default(),
@@ -107,6 +104,32 @@ fn mounts_sit_behind_the_token() {
 }
 
 #[test]
+fn each_surface_asks_for_its_own_token() {
+    mount("/mcp", Arc::new(Ticker));
+    // hotpath-rs's JSON and MCP tokens, distinct; no Prometheus token and no general one.
+    let settings = ServerSettings { surface_tokens: [Some("j".into()), None, Some("m".into())], ..Default::default() };
+    let address = serve(settings);
+    let bearer = |t: &str| format!("Authorization: Bearer {t}\r\n");
+    for (path, opens, refused) in [
+        ("/profiler_status", vec!["j"], vec!["", "m"]),
+        ("/mcp", vec!["m"], vec!["", "j"]),
+        // No token of its own: any token the user set opens it, none leaves it open.
+        ("/metrics", vec!["j", "m"], vec!["", "x"]),
+    ] {
+        for token in opens {
+            assert_eq!(get(address, path, &bearer(token)).0, 200, "{path} with {token}");
+        }
+        for token in refused {
+            let extra = if token.is_empty() { String::new() } else { bearer(token) };
+            let (status, text) = get(address, path, &extra);
+            assert_eq!(status, 401, "{path} with {token:?}: {text}");
+        }
+    }
+    let (_, text) = get(address, "/metrics", "");
+    assert!(text.contains("HOTPATH_METRICS_AUTH_TOKEN or HOTPATH_MCP_AUTH_TOKEN"), "{text}");
+}
+
+#[test]
 fn status_without_sections() {
     let address = server(None);
     let (status, text) = get(address, "/profiler_status", "");
@@ -136,8 +159,7 @@ fn huge() -> Option<Arc<Snapshot>> {
 fn clients_that_do_not_read_hold_no_worker() {
     let settings = ServerSettings { port: 0, ..ServerSettings::default() };
     let state = |address| State {
-        token: None,
-        refuse_all: false,
+        tokens: state::Tokens::default(),
         address,
         source: huge,
         rendered: Default::default(),

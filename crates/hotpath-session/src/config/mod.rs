@@ -7,6 +7,11 @@ mod limits;
 mod main_params;
 mod overlay;
 mod report_vars;
+#[cfg(test)]
+mod seed_tests;
+mod seed_vars;
+mod server;
+mod server_vars;
 mod spec;
 #[cfg(test)]
 mod tests;
@@ -14,7 +19,6 @@ mod vars;
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
-use std::net::{IpAddr, Ipv4Addr};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::{Arc, Mutex};
@@ -22,6 +26,7 @@ use std::sync::{Arc, Mutex};
 use hotpath_engine::options::Options;
 
 pub(crate) use limits::{group as limit_group, groups as limit_groups, Limits};
+pub use server::{ServerSettings, Surface, DEFAULT_METRICS_PORT};
 pub use spec::SectionSpec;
 
 /// A closure run once before the final report.
@@ -108,8 +113,8 @@ impl MainConfig {
 }
 
 /// How the final report is written.
+// Exhaustive, as in hotpath-rs 0.30.3: a user's `match` on it must compile here too.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[non_exhaustive]
 pub enum Format {
     /// Human-readable tables (the default).
     #[default]
@@ -229,36 +234,5 @@ impl Config {
             config.options.time_sampling[kind] = rate;
         }
         (config, warnings)
-    }
-}
-
-/// Port of the live metrics server when `HOTPATH_METRICS_PORT` is not set.
-pub const DEFAULT_METRICS_PORT: u16 = 6770;
-
-/// Where and how the live metrics server listens.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ServerSettings {
-    /// False with `HOTPATH_METRICS_SERVER_OFF`.
-    pub enabled: bool,
-    /// Address to bind (`HOTPATH_METRICS_HOST`, loopback unless a token is set).
-    pub host: IpAddr,
-    /// 0 asks the system for a free port, which is then printed on stderr.
-    pub port: u16,
-    /// Required as `Authorization: Bearer <token>` on every request when set.
-    pub token: Option<String>,
-    /// `HOTPATH_AUTH_TOKEN` is set but unusable (empty, or not UTF-8): the server
-    /// fails closed and answers every request with 401.
-    pub refuse_all: bool,
-}
-
-impl Default for ServerSettings {
-    fn default() -> Self {
-        Self {
-            enabled: true,
-            host: IpAddr::V4(Ipv4Addr::LOCALHOST),
-            port: DEFAULT_METRICS_PORT,
-            token: None,
-            refuse_all: false,
-        }
     }
 }

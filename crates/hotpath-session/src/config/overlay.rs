@@ -4,13 +4,14 @@
 //! variable silently treated as unset.
 
 use std::ffi::OsString;
-use std::net::{IpAddr, Ipv4Addr};
 
 use hotpath_engine::sampling::Sampled;
 use hotpath_model::Section;
 
 use super::report_vars::REPORT_VARIABLES;
-use super::vars::{number, parse_percentiles, path, text, Value, Variable, NOT_UTF8};
+use super::seed_vars::{SEED_VARIABLES, UNUSED};
+use super::server_vars::SERVER_VARIABLES;
+use super::vars::{number, parse_percentiles, path, text, Value, Variable};
 use super::{limit_group, limit_groups, Config};
 
 /// Every variable, in the order their warnings are printed.
@@ -167,83 +168,6 @@ const VARIABLES: &[Variable] = &[
         kept: |c| if c.options.sql_raw_logs { "on" } else { "off" }.into(),
         secret: false,
     },
-    Variable {
-        name: "HOTPATH_METRICS_SERVER_OFF",
-        apply: |c, v| {
-            // Anything but a clear "no" turns the server off: a typo must not open a port.
-            let Value::Text(t) = v else {
-                c.server.enabled = false;
-                return Err(NOT_UTF8.into());
-            };
-            match t.trim().to_ascii_lowercase().as_str() {
-                "" | "0" | "false" | "no" | "off" => Ok(()),
-                "1" | "true" | "yes" | "on" => {
-                    c.server.enabled = false;
-                    Ok(())
-                }
-                _ => {
-                    c.server.enabled = false;
-                    Err("is not 1/true/yes/on or 0/false/no/off".into())
-                }
-            }
-        },
-        kept: |c| if c.server.enabled { "on" } else { "off" }.into(),
-        secret: false,
-    },
-    Variable {
-        name: "HOTPATH_METRICS_PORT",
-        apply: |c, v| {
-            c.server.port = number(v, 0..=u16::MAX, "is not a port number (0..=65535)")?;
-            Ok(())
-        },
-        kept: |c| c.server.port.to_string(),
-        secret: false,
-    },
-    Variable {
-        name: "HOTPATH_AUTH_TOKEN",
-        // Fail closed: a token that was meant but cannot be used never leaves the server open.
-        apply: |c, v| match v {
-            Value::Raw(_) => {
-                c.server.refuse_all = true;
-                Err(NOT_UTF8.into())
-            }
-            Value::Text("") => {
-                c.server.refuse_all = true;
-                Err("is empty".into())
-            }
-            // A token travels in a header, where clients trim or reject whitespace and control bytes.
-            Value::Text(t) if t.bytes().all(|b| b.is_ascii_graphic()) => {
-                c.server.token = Some(t.into());
-                Ok(())
-            }
-            Value::Text(_) => {
-                c.server.enabled = false;
-                Err("must be printable ASCII without spaces".into())
-            }
-        },
-        kept: |c| match (c.server.enabled, c.server.refuse_all) {
-            (false, _) => "no metrics server".into(),
-            (true, true) => "a metrics server that answers every request with 401 Unauthorized".into(),
-            (true, false) => "no token".into(),
-        },
-        secret: true,
-    },
-    Variable {
-        name: "HOTPATH_METRICS_HOST",
-        apply: |c, v| {
-            let host = match text(v)?.trim() {
-                "localhost" => IpAddr::V4(Ipv4Addr::LOCALHOST),
-                other => other.parse().map_err(|_| "is not an IP address".to_string())?,
-            };
-            if !host.is_loopback() && c.server.token.is_none() && !c.server.refuse_all {
-                return Err("is not loopback and needs HOTPATH_AUTH_TOKEN".into());
-            }
-            c.server.host = host;
-            Ok(())
-        },
-        kept: |c| c.server.host.to_string(),
-        secret: false,
-    },
 ];
 
 const RATE_PROBLEM: &str = "is not a number in 0..=1 (0 counts without timing)";
@@ -262,8 +186,11 @@ pub(super) fn apply(config: &mut Config, env: impl Fn(&str) -> Option<OsString>)
             warnings.push(format!("{name}{shown} {problem}; using {}", kept(config)));
         }
     };
-    for v in VARIABLES.iter().chain(REPORT_VARIABLES) {
+    for v in VARIABLES.iter().chain(SERVER_VARIABLES).chain(REPORT_VARIABLES).chain(SEED_VARIABLES) {
         one(v.name, v.secret, &v.apply, &v.kept);
+    }
+    for u in UNUSED {
+        one(u.name, u.secret, &|_, _| Err(u.problem.into()), &|_| u.kept.into());
     }
     // One `HOTPATH_<GROUP>_LIMIT` per limit group of the section table, beating `HOTPATH_LIMIT`.
     for group in limit_groups() {

@@ -5,6 +5,7 @@ use super::*;
 use hotpath_engine::options::{DEFAULT_LIMIT, DEFAULT_PERCENTILES};
 use hotpath_engine::sampling::Sampled;
 use hotpath_model::Section;
+use std::net::{IpAddr, Ipv4Addr};
 
 fn resolve(main: MainConfig, vars: &[(&str, &str)]) -> (Config, Vec<String>) {
     Config::resolve(&main, |k| vars.iter().find(|(n, _)| *n == k).map(|(_, v)| OsString::from(v)))

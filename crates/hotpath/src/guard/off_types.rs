@@ -4,8 +4,8 @@
 use std::str::FromStr;
 
 /// How the final report is written.
+// Exhaustive, as in hotpath-rs 0.30.3: a user's `match` on it must compile here too.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[non_exhaustive]
 pub enum Format {
     /// Human-readable tables (the default).
     #[default]

@@ -61,6 +61,7 @@ pub(crate) fn rows(section: &str, rows: &[Value], history: &History) -> Table {
         }
     }
     let counter = counter(&columns);
+    lead(&mut columns, counter.as_ref());
     let mut all = vec![Column { key: name_key.unwrap_or("name").into(), title: "Name".into(), kind: Kind::Text }];
     if let Some((counter, kind)) = &counter {
         let title = match kind {
@@ -110,6 +111,29 @@ fn counter(columns: &[Column]) -> Option<(String, Kind)> {
             let time = columns.iter().find(|c| c.kind == Kind::Unit(Unit::Nanoseconds) && !c.key.contains('.'));
             time.map(|c| (c.key.clone(), Kind::Busy))
         })
+}
+
+/// The columns a user came for first: the charted count (`requests`, `calls`), then
+/// the first duration summary (`latency`, `wall`) as avg, percentiles, max, total;
+/// every other column after them, in the order the JSON has them.
+fn lead(columns: &mut [Column], counter: Option<&(String, Kind)>) {
+    let counted = counter.filter(|(_, kind)| !matches!(kind, Kind::Busy)).map(|(key, _)| key.as_str());
+    let summary = columns.iter().find_map(|c| c.key.strip_suffix(".avg_ns")).map(|p| format!("{p}."));
+    let rank = |c: &Column| {
+        if Some(c.key.as_str()) == counted {
+            return 0;
+        }
+        let Some(field) = summary.as_deref().and_then(|p| c.key.strip_prefix(p)) else { return 6 };
+        match field {
+            "avg_ns" => 1,
+            f if f.starts_with("percentiles_ns.") => 2,
+            "max_ns" => 3,
+            "total_ns" => 4,
+            _ => 5,
+        }
+    };
+    // A stable sort: columns of one rank keep their JSON order.
+    columns.sort_by_key(rank);
 }
 
 /// A section without row lists (runtime-wide figures): one row per field.

@@ -8,10 +8,14 @@ const ACRONYMS: [&str; 6] = ["cpu", "io", "rss", "tid", "pid", "id"];
 /// The label of a (dotted) field path.
 pub(crate) fn title_of(path: &str) -> String {
     let mut words: Vec<String> = Vec::new();
+    let mut parent = "";
     for part in split_path(path) {
         if matches!(part, "percentiles_ns" | "percentiles") {
             continue;
         }
+        // `status.status_2xx` reads `Status 2xx`: the parent's word is said once.
+        let said = std::mem::replace(&mut parent, part);
+        let part = part.strip_prefix(said).and_then(|p| p.strip_prefix('_')).filter(|p| !p.is_empty()).unwrap_or(part);
         if is_percentile(part) {
             words.push(part.to_uppercase());
             continue;
@@ -80,5 +84,8 @@ mod tests {
         assert_eq!(title_of("interval_ms"), "Interval");
         assert_eq!(title_of("bytes_percentiles.p99.9"), "Bytes P99.9");
         assert_eq!(title_of("ns"), "Ns");
+        assert_eq!(title_of("status.status_1xx"), "Status 1xx");
+        assert_eq!(title_of("status.status_5xx"), "Status 5xx");
+        assert_eq!(title_of("scope.sql_queries"), "Scope sql queries");
     }
 }

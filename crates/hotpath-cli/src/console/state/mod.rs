@@ -28,3 +28,6 @@ pub(crate) use labels::title_of;
 pub(crate) use logs::Wanted;
 pub(crate) use table::{Kind, Table, TableRow};
 pub(crate) use tabs::{SubView, Tab, TabViews};
+
+/// Tabs of the console, for `--tab` (number keys select them).
+pub(crate) const TAB_COUNT: i64 = Tab::ALL.len() as i64;

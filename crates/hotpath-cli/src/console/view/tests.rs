@@ -354,3 +354,22 @@ fn the_debug_tab_shows_the_selected_trackers_history_and_logs() {
     screen(&mut app, 150, 40);
     assert_eq!(app.logs.wanted().get(), None);
 }
+
+#[test]
+fn the_services_tab_shows_requests_and_latency_first() {
+    let latency = json!({"count": 8, "total_ns": 8_000_000, "avg_ns": 1_000_000, "max_ns": 3_000_000,
+        "percentiles_ns": {"p50": 900_000, "p99": 2_900_000}});
+    let server = json!({"server": {"total_routes": 1, "requests": 8, "route_scope": true, "rows": [{
+        "name": "GET /users/{id}", "method": "GET", "route": "/users/{id}", "matched": true, "requests": 8,
+        "cancelled": 0, "status": {"status_1xx": 0, "status_2xx": 7, "status_3xx": 0, "status_4xx": 1, "status_5xx": 0},
+        "in_flight": 0, "in_flight_max": 2, "latency": latency,
+        "scope": {"requests": 8, "sql_queries": 8, "sql_ns": 960_000, "http_calls": 0, "http_ns": 0, "function_ns": 11_000}}]}});
+    let mut app = app_with(server);
+    app.handle(Action::Tab(5));
+    let text = screen(&mut app, 120, 30);
+    let header = text.lines().find(|l| l.contains("│  Name")).unwrap_or_else(|| panic!("{text}"));
+    for title in ["Requests", "Latency avg", "Latency P50", "Latency P99"] {
+        assert!(header.contains(title), "{title} in {header}");
+    }
+    assert!(!text.contains("Status status"), "{text}");
+}

@@ -20,6 +20,8 @@ impl Channels {
         for row in &self.rows {
             let blocked = if row.blocked.count == 0 {
                 "-".to_string()
+            } else if meta.untimed() {
+                format_count(row.blocked.count)
             } else {
                 format!("{} ({})", format_duration_ns(row.blocked.total_ns), format_count(row.blocked.count))
             };

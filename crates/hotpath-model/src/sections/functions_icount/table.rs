@@ -1,6 +1,6 @@
 //! The printed table of the `functions_icount` section.
 
-use crate::format::{format_count, format_percent};
+use crate::format::{format_count, format_percent, short_name};
 use crate::grid::{shown, titled, Table};
 use crate::meta::Meta;
 
@@ -18,7 +18,8 @@ impl FunctionsIcount {
             Table::new(["Function", "Calls", "Ir/call", "Self Ir", "Total Ir", "% Total"]).names(meta.name_width);
         for row in &self.rows {
             table.row(vec![
-                row.name.clone(),
+                // The same name as in every other table (HOTPATH_FUNCTIONS_NAME_DEPTH).
+                short_name(&row.name, meta.name_depth).to_string(),
                 format_count(row.calls),
                 format_count(row.ir_per_call),
                 format_count(row.self_ir),

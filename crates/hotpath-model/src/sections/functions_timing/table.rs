@@ -10,6 +10,9 @@ use super::FunctionsTiming;
 impl FunctionsTiming {
     /// The `functions-timing` table.
     pub(crate) fn table(&self, meta: &Meta) -> String {
+        if meta.untimed() {
+            return self.calls_table(meta);
+        }
         // % of wall time, or of the rows' sum when the session's own row is left out.
         let wall = if meta.wrapper_excluded { self.rows.iter().map(|r| r.total_ns).sum() } else { meta.wall_ns };
         let mut header = vec!["Function".to_string(), "Calls".into(), "Avg".into()];
@@ -53,6 +56,25 @@ impl FunctionsTiming {
             } else {
                 "Execution time of measured functions; % of wall time, Self excludes nested measured calls."
             },
+            &summary,
+            &table,
+        )
+    }
+}
+
+impl FunctionsTiming {
+    /// Under Callgrind: calls only, since no call is timed (the clock is frozen) and
+    /// the session's own row would show Valgrind's slowed-down wall time.
+    fn calls_table(&self, meta: &Meta) -> String {
+        let mut table = Table::new(["Function", "Calls"]);
+        for row in &self.rows {
+            table.row(vec![short_name(&row.name, meta.name_depth).to_string(), format_count(row.calls)]);
+        }
+        let calls: u64 = self.rows.iter().map(|r| r.calls).sum();
+        let summary = format!("{}, {} calls shown", shown(self.rows.len(), self.total_functions), format_count(calls));
+        titled(
+            "functions-timing",
+            "Calls of measured functions; under Callgrind durations are not measured (instructions: functions-icount).",
             &summary,
             &table,
         )

@@ -1,6 +1,6 @@
 //! The printed table of the `futures` section.
 
-use crate::format::{format_bytes, format_count, format_duration_ns};
+use crate::format::{format_bytes, format_count, format_duration_ns, short_name};
 use crate::grid::{shown, titled, Table};
 use crate::meta::Meta;
 use crate::stats::DurationStats;
@@ -11,10 +11,14 @@ impl Futures {
     /// The `futures` table.
     pub(crate) fn table(&self, meta: &Meta) -> String {
         let alloc = self.rows.iter().any(|r| r.alloc_bytes_avg.is_some());
-        let mut header: Vec<String> =
-            ["Future", "Kind", "Calls", "Cancelled", "Polls", "Busy/Call"].map(String::from).to_vec();
-        header.extend(DurationStats::header("Wall", meta));
-        header.push("Wall Total".into());
+        let timed = !meta.untimed();
+        let mut header: Vec<String> = ["Future", "Kind", "Calls", "Cancelled"].map(String::from).to_vec();
+        // Polls are counted with the calls that are timed: none under Callgrind.
+        if timed {
+            header.extend(["Polls".to_string(), "Busy/Call".into()]);
+            header.extend(DurationStats::header("Wall", meta));
+            header.push("Wall Total".into());
+        }
         if alloc {
             header.extend(["Alloc/Call".to_string(), "Allocs/Call".into()]);
         }
@@ -23,15 +27,16 @@ impl Futures {
             let started = row.calls + row.cancelled;
             let busy = row.busy_ns.checked_div(started).map_or_else(|| "-".into(), format_duration_ns);
             let mut cells = vec![
-                row.name.clone(),
+                short_name(&row.name, meta.name_depth).to_string(),
                 row.kind.replace('_', " "),
                 format_count(row.calls),
                 format_count(row.cancelled),
-                format_count(row.polls),
-                busy,
             ];
-            cells.extend(row.wall.cells(meta));
-            cells.push(format_duration_ns(row.wall.total_ns));
+            if timed {
+                cells.extend([format_count(row.polls), busy]);
+                cells.extend(row.wall.cells(meta));
+                cells.push(format_duration_ns(row.wall.total_ns));
+            }
             if alloc {
                 cells.push(row.alloc_bytes_avg.map_or_else(|| "-".into(), format_bytes));
                 cells.push(row.allocs_avg.map_or_else(|| "-".into(), format_count));
@@ -40,7 +45,11 @@ impl Futures {
         }
         titled(
             "futures",
-            "Futures and async functions; Busy is time inside polls, Wall spans first poll to ready.",
+            if timed {
+                "Futures and async functions; Busy is time inside polls, Wall spans first poll to ready."
+            } else {
+                "Futures and async functions; under Callgrind durations are not measured."
+            },
             &shown(self.rows.len(), self.total_futures),
             &table,
         )

@@ -1,6 +1,6 @@
 //! The printed table of the `http` section.
 
-use crate::format::{format_bytes, format_count, format_duration_ns, format_percent};
+use crate::format::{format_bytes, format_count, format_percent};
 use crate::grid::{shown, titled, Table};
 use crate::meta::Meta;
 use crate::requests::{or_dash, StatusClasses};
@@ -22,7 +22,11 @@ impl Http {
         header.extend(StatusClasses::HEADER.map(String::from));
         header.push("Errors".into());
         header.extend(DurationStats::header("", meta));
-        header.extend(["Total".to_string(), "% Total".into(), "Bytes".into()]);
+        header.extend(DurationStats::total_header(meta));
+        if !meta.untimed() {
+            header.push("% Total".into());
+        }
+        header.push("Bytes".into());
         let mut table = Table::new(header).names(meta.name_width);
         for row in &self.rows {
             let mut cells = vec![row.endpoint.clone()];
@@ -34,8 +38,10 @@ impl Http {
             cells.extend(row.status.cells());
             cells.push(format_count(row.errors));
             cells.extend(row.latency.cells(meta));
-            cells.push(format_duration_ns(row.latency.total_ns));
-            cells.push(format_percent(row.latency.total_ns, self.total_ns));
+            cells.extend(row.latency.total_cell(meta));
+            if !meta.untimed() {
+                cells.push(format_percent(row.latency.total_ns, self.total_ns));
+            }
             cells.push(if row.sized_responses == 0 { "-".into() } else { format_bytes(row.response_bytes) });
             table.row(cells);
         }

@@ -47,10 +47,14 @@ impl IoSection {
             return None;
         }
         let count = if direction == Direction::Read { "Reads" } else { "Writes" };
-        let mut header =
-            vec!["Io".to_string(), "Inst".into(), count.into(), "Bytes".into(), "Rate".into(), "Avg".into()];
-        header.extend(meta.percentiles.iter().map(|p| percentile_label(*p).to_uppercase()));
-        header.push("Total".into());
+        // Under Callgrind: counts and bytes only (no clock, so no rate and no durations).
+        let clock = !meta.untimed();
+        let mut header = vec!["Io".to_string(), "Inst".into(), count.into(), "Bytes".into()];
+        if clock {
+            header.extend(["Rate".to_string(), "Avg".into()]);
+            header.extend(meta.percentiles.iter().map(|p| percentile_label(*p).to_uppercase()));
+            header.push("Total".into());
+        }
         if direction == Direction::Write {
             header.push("Flushes".into());
         }
@@ -62,11 +66,14 @@ impl IoSection {
             let duration = |ns: u64| if timed { format_duration_ns(ns) } else { "-".into() };
             let rate = t.bytes_per_sec.map_or_else(|| "-".into(), |r| format!("{}/s", format_bytes(r)));
             let mut cells =
-                vec![row.name.clone(), format_count(row.instances), format_count(t.ops), format_bytes(t.bytes), rate];
-            cells.push(duration(t.avg_ns));
-            cells
-                .extend(meta.percentiles.iter().map(|p| t.percentiles_ns.get(*p).map_or_else(|| "-".into(), duration)));
-            cells.push(t.estimated_total_ns().map_or_else(|| "-".into(), format_duration_ns));
+                vec![row.name.clone(), format_count(row.instances), format_count(t.ops), format_bytes(t.bytes)];
+            if clock {
+                cells.extend([rate, duration(t.avg_ns)]);
+                cells.extend(
+                    meta.percentiles.iter().map(|p| t.percentiles_ns.get(*p).map_or_else(|| "-".into(), duration)),
+                );
+                cells.push(t.estimated_total_ns().map_or_else(|| "-".into(), format_duration_ns));
+            }
             if direction == Direction::Write {
                 cells.push(format_count(row.flush.ops));
                 cells.push(format_count(row.write_side_errors()));

@@ -1,6 +1,6 @@
 //! The printed table of the `server` section.
 
-use crate::format::{format_count, format_duration_ns, format_percent};
+use crate::format::{format_count, format_percent};
 use crate::grid::{shown, titled, Table};
 use crate::meta::Meta;
 use crate::requests::{RequestAlloc, StatusClasses};
@@ -17,9 +17,15 @@ impl Server {
         header.extend(StatusClasses::HEADER.map(String::from));
         header.extend(["In flight".to_string(), "Max".into()]);
         header.extend(DurationStats::header("", meta));
-        header.extend(["Total".to_string(), "% Total".into()]);
-        if scope {
+        header.extend(DurationStats::total_header(meta));
+        let timed = !meta.untimed();
+        if timed {
+            header.push("% Total".into());
+        }
+        if scope && timed {
             header.extend(["SQL/req", "SQL time/req", "HTTP/req", "HTTP time/req", "Fn time/req"].map(String::from));
+        } else if scope {
+            header.extend(["SQL/req", "HTTP/req"].map(String::from));
         }
         if alloc {
             header.extend(["Alloc/req".to_string(), "Allocs/req".into()]);
@@ -30,17 +36,23 @@ impl Server {
             cells.extend(row.status.cells());
             cells.extend([format_count(row.in_flight), format_count(row.in_flight_max)]);
             cells.extend(row.latency.cells(meta));
-            cells.push(format_duration_ns(row.latency.total_ns));
-            cells.push(format_percent(row.latency.total_ns, self.total_ns));
+            cells.extend(row.latency.total_cell(meta));
+            if timed {
+                cells.push(format_percent(row.latency.total_ns, self.total_ns));
+            }
             if scope {
                 let s = row.scope.clone().unwrap_or_default();
-                cells.extend([
-                    s.per_request_count(s.sql_queries),
-                    s.per_request_ns(s.sql_ns),
-                    s.per_request_count(s.http_calls),
-                    s.per_request_ns(s.http_ns),
-                    s.per_request_ns(s.function_ns),
-                ]);
+                if timed {
+                    cells.extend([
+                        s.per_request_count(s.sql_queries),
+                        s.per_request_ns(s.sql_ns),
+                        s.per_request_count(s.http_calls),
+                        s.per_request_ns(s.http_ns),
+                        s.per_request_ns(s.function_ns),
+                    ]);
+                } else {
+                    cells.extend([s.per_request_count(s.sql_queries), s.per_request_count(s.http_calls)]);
+                }
             }
             if alloc {
                 cells.extend(RequestAlloc::cells(row.alloc.as_ref()));
@@ -85,5 +97,15 @@ mod tests {
         assert!(text.contains("| 8.00 µs | 50.0%   |"), "{text}");
         assert!(text.contains("| 2       | 1.00 µs      |"), "{text}");
         assert!(!text.contains("Alloc/req"), "{text}");
+        // Under Callgrind: counts only.
+        let meta = Meta { percentiles: vec![50.0], clock: crate::meta::FROZEN_CLOCK.into(), ..Meta::default() };
+        let text = section.table(&meta);
+        let header = text.lines().find(|l| l.starts_with("| Route")).unwrap();
+        assert_eq!(
+            header.split('|').map(str::trim).filter(|c| !c.is_empty()).collect::<Vec<_>>(),
+            ["Route", "Requests", "2xx", "3xx", "4xx", "5xx", "In flight", "Max", "SQL/req", "HTTP/req"],
+            "{text}"
+        );
+        assert!(!text.contains(" µs") && !text.contains(" ns"), "{text}");
     }
 }

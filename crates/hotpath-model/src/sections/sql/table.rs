@@ -1,6 +1,6 @@
 //! The printed table of the `sql` section.
 
-use crate::format::{format_count, format_duration_ns, format_percent};
+use crate::format::{format_count, format_percent};
 use crate::grid::{shown, titled, Table};
 use crate::meta::Meta;
 use crate::requests::or_dash;
@@ -20,7 +20,10 @@ impl Sql {
         header.push("Source".into());
         header.extend(["Calls".to_string(), "Errors".into(), "Rows".into()]);
         header.extend(DurationStats::header("", meta));
-        header.extend(["Total".to_string(), "% Total".into()]);
+        header.extend(DurationStats::total_header(meta));
+        if !meta.untimed() {
+            header.push("% Total".into());
+        }
         let mut table = Table::new(header).names(meta.name_width);
         for row in &self.rows {
             let mut cells = vec![row.query.clone(), row.library.clone()];
@@ -30,8 +33,10 @@ impl Sql {
             cells.push(or_dash(row.function.as_ref()));
             cells.extend([format_count(row.calls), format_count(row.errors), format_count(row.rows())]);
             cells.extend(row.latency.cells(meta));
-            cells.push(format_duration_ns(row.latency.total_ns));
-            cells.push(format_percent(row.latency.total_ns, self.total_ns));
+            cells.extend(row.latency.total_cell(meta));
+            if !meta.untimed() {
+                cells.push(format_percent(row.latency.total_ns, self.total_ns));
+            }
             table.row(cells);
         }
         let summary = format!("{}, {} calls", shown(self.rows.len(), self.total_queries), format_count(self.calls));

@@ -79,3 +79,33 @@ fn lists_and_field_sections() {
     assert_eq!(shown[2], ("Queues global depth".to_string(), "3".to_string()));
     assert_eq!(shown[3], ("Items/sec".to_string(), "16.31 M/s".to_string()));
 }
+
+#[test]
+fn server_rows_lead_with_requests_and_latency() {
+    let latency =
+        json!({"count": 8, "total_ns": 800, "avg_ns": 100, "max_ns": 300, "percentiles_ns": {"p50": 90, "p99": 290}});
+    let section = json!({"rows": [{"name": "GET /users/{id}", "method": "GET", "route": "/users/{id}", "matched": true,
+        "requests": 8, "cancelled": 0, "status": {"status_1xx": 0, "status_2xx": 7, "status_3xx": 0, "status_4xx": 1, "status_5xx": 0},
+        "in_flight": 0, "in_flight_max": 2, "latency": latency, "scope": {"requests": 8, "sql_queries": 8, "sql_ns": 960}}]});
+    let t = table("server", &section, None, &History::default());
+    let titles: Vec<&str> = t.columns.iter().map(|c| c.title.as_str()).collect();
+    assert_eq!(
+        titles[..9],
+        [
+            "Name",
+            "Requests/s",
+            "Requests",
+            "Latency avg",
+            "Latency P50",
+            "Latency P99",
+            "Latency max",
+            "Latency total",
+            "Latency count"
+        ],
+        "{titles:?}"
+    );
+    assert!(titles.contains(&"Status 2xx") && !titles.iter().any(|t| t.contains("Status status")), "{titles:?}");
+    // The rest keeps the JSON's order.
+    let rest = &titles[9..];
+    assert_eq!(rest[..3], ["Method", "Route", "Cancelled"], "{titles:?}");
+}
