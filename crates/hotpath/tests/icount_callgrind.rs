@@ -222,7 +222,11 @@ fn the_callgrind_table_shows_counts_and_instructions_only_under_one_naming_rule(
     assert_eq!(common::table_columns(&text), ["Function", "Calls"], "functions-timing first:\n{text}");
     assert_eq!(common::table_row(&text, "case_icount::main"), ["case_icount::main", "1"]);
     let futures = common::table_columns_named(&text, "| Future");
-    assert_eq!(futures, ["Future", "Kind", "Calls", "Cancelled"], "{text}");
+    assert_eq!(futures, ["Future", "Kind", "Calls", "Cancelled", "Polls"], "{text}");
+    // Polls are counted although no call is timed: three calls of two polls each.
+    let cells = |l: &str| l.split('|').map(str::trim).filter(|c| !c.is_empty()).map(String::from).collect::<Vec<_>>();
+    let polled = text.lines().map(cells).find(|c| c.len() == 5 && c[0] == "case_icount::work_async");
+    assert_eq!(polled.as_ref().map(|c| (&c[2][..], &c[4][..])), Some(("3", "6")), "{text}");
     // One name per function in every table: the default two path segments.
     assert!(!text.contains("case_icount::Worker::evens"), "{text}");
     let named = |name: &str| text.lines().filter(|l| l.starts_with(&format!("| {name} "))).count();

@@ -89,13 +89,21 @@ impl<F: Future> Future for MeasuredFuture<F> {
         }
         if *this.state == State::Untimed {
             let result = inner.poll(cx);
-            if result.is_ready() {
+            let ready = result.is_ready();
+            if ready {
                 *this.state = State::Done;
-                // SAFETY: a non-null recorder is valid on this thread until its exit hook runs.
-                match unsafe { recorder::current().as_ref() }.and_then(|r| r.cell(this.site.id())) {
-                    Some(cell) => cell.count_untimed(),
-                    None => switch::count_dropped(),
+            }
+            // Polls are counted exactly although the call is not timed (as under Callgrind).
+            // SAFETY: a non-null recorder is valid on this thread until its exit hook runs.
+            match unsafe { recorder::current().as_ref() }.and_then(|r| r.cell(this.site.id())) {
+                Some(cell) => {
+                    cell.count_events(1);
+                    if ready {
+                        cell.count_untimed();
+                    }
                 }
+                None if ready => switch::count_dropped(),
+                None => {}
             }
             return result;
         }

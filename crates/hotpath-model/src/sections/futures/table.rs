@@ -13,9 +13,9 @@ impl Futures {
         let alloc = self.rows.iter().any(|r| r.alloc_bytes_avg.is_some());
         let timed = !meta.untimed();
         let mut header: Vec<String> = ["Future", "Kind", "Calls", "Cancelled"].map(String::from).to_vec();
-        // Polls are counted with the calls that are timed: none under Callgrind.
+        header.push("Polls".into());
         if timed {
-            header.extend(["Polls".to_string(), "Busy/Call".into()]);
+            header.push("Busy/Call".into());
             header.extend(DurationStats::header("Wall", meta));
             header.push("Wall Total".into());
         }
@@ -31,9 +31,10 @@ impl Futures {
                 row.kind.replace('_', " "),
                 format_count(row.calls),
                 format_count(row.cancelled),
+                format_count(row.polls),
             ];
             if timed {
-                cells.extend([format_count(row.polls), busy]);
+                cells.push(busy);
                 cells.extend(row.wall.cells(meta));
                 cells.push(format_duration_ns(row.wall.total_ns));
             }
