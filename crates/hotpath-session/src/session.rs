@@ -141,12 +141,12 @@ pub(crate) fn finish_session(id: u64, end: End) {
         return;
     }
     let Some(session) = current().filter(|s| s.id == id) else { return };
-    if let Some(hook) = &session.before_shutdown {
-        // Runs once, its measured calls still counted; a panic in it is the program's
-        // own bug and must not cost the report.
-        if let Some(f) = lock(hook).take() {
-            let _ = catch_unwind(AssertUnwindSafe(f));
-        }
+    // Taken out first: the hook runs outside every lock of ours (one that calls
+    // `process::exit` comes back here through the exit hook, on this thread).
+    let hook = session.before_shutdown.as_ref().and_then(|hook| lock(hook).take());
+    drop(session);
+    if let Some(hook) = hook {
+        crate::hook::run(hook, end);
     }
     // Taken under the lock: of two ends racing, one reports.
     let ours = {
