@@ -5,6 +5,7 @@
 
 mod common;
 
+use std::os::unix::process::ExitStatusExt;
 use std::process::{ExitStatus, Stdio};
 use std::time::Duration;
 
@@ -67,4 +68,13 @@ fn a_hook_that_returns_while_main_exits_is_waited_for() {
     assert_eq!(calls(&reports[0], "case_shutdown_hook::in_hook"), 1);
     assert_eq!(calls(&reports[0], "case_shutdown_hook::work"), 11);
     assert!(err.is_empty(), "{err:?}");
+}
+
+#[test]
+fn a_signal_while_the_hook_runs_waits_for_it() {
+    let (status, reports, err) = run("signal-in-hook");
+    // Whichever end reports (the signal thread, or the guard's drop), it is after the hook.
+    assert!(status.success() || status.signal() == Some(libc::SIGTERM), "{status:?} {err:?}");
+    assert_eq!(reports.len(), 1, "{err:?}");
+    assert_eq!(calls(&reports[0], "case_shutdown_hook::in_hook"), 1, "the report follows the hook");
 }

@@ -4,6 +4,8 @@
 //! - `exit-first`: `main` calls `process::exit(3)` with the guard alive; the hook calls
 //!   `process::exit(9)`.
 //! - `exit-first-returns`: `main` calls `process::exit(3)`; the hook returns.
+//! - `signal-in-hook`: the guard is dropped; its hook sends the process SIGTERM, waits
+//!   200 ms, then makes its measured call and returns.
 
 #[hotpath::measure]
 fn work(n: u64) -> u64 {
@@ -17,11 +19,17 @@ fn in_hook() -> u64 {
 
 fn main() {
     let mode = std::env::args().nth(1).unwrap_or_default();
-    let exits = mode != "exit-first-returns";
+    let exits = mode == "drop-exit" || mode == "exit-first";
+    let signals = mode == "signal-in-hook";
     let code = if mode == "drop-exit" { 7 } else { 9 };
     let guard = hotpath::HotpathGuardBuilder::new("shutdown_hook::main")
         .format(hotpath::Format::Json)
         .before_shutdown(move || {
+            if signals {
+                // SAFETY: kill(2) on our own pid.
+                unsafe { libc::kill(libc::getpid(), libc::SIGTERM) };
+                std::thread::sleep(std::time::Duration::from_millis(200));
+            }
             std::hint::black_box(in_hook());
             if exits {
                 std::process::exit(code);
@@ -31,9 +39,9 @@ fn main() {
     for i in 0..10 {
         std::hint::black_box(work(i));
     }
-    if mode == "drop-exit" {
-        drop(guard);
-        unreachable!("the hook ends the process");
+    if mode == "drop-exit" || signals {
+        drop(guard); // the hook ends the process (with hotpath on)
+        return;
     }
     std::process::exit(3);
 }
