@@ -88,7 +88,7 @@ fn a_program_that_takes_the_sampling_signal_keeps_it_with_one_warning() {
     let run = run("taken");
     assert_eq!(line(&run, "signals: "), "ours=0 other=0", "no timer of ours is left");
     assert_eq!(run.warnings.len(), 1, "{:?}", run.stderr);
-    assert!(run.warnings[0].contains("installed its own handler for SIGRTMAX-2"), "{:?}", run.warnings);
+    assert!(run.warnings[0].contains("the program took over SIGRTMAX-2"), "{:?}", run.warnings);
     assert_eq!(run.reports.len(), 1, "the report is written");
     assert_eq!(line(&run, "after: "), "program", "nothing of ours restored over the program's handler");
 }

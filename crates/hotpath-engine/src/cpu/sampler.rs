@@ -80,8 +80,8 @@ fn run(run_id: u64, period_ns: u64) {
             if ACTIVE.compare_exchange(run_id, 0, Ordering::Relaxed, Ordering::Relaxed).is_ok() {
                 lock(&TIMERS).clear();
                 warn(&format!(
-                    "hotpath-cpu: the program installed its own handler for {}; CPU sampling stopped \
-                     (the report has the samples taken until then)",
+                    "hotpath-cpu: the program took over {} (a handler of its own, or a disposition \
+                     reset); CPU sampling stopped (the report has the samples taken until then)",
                     signal::signal_name()
                 ));
             }
