@@ -9,6 +9,7 @@
 mod build;
 mod config;
 mod end;
+mod hook;
 mod live;
 mod output;
 mod session;

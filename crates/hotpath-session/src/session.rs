@@ -5,7 +5,8 @@
 //! previous session reported starts afresh.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::{Arc, Mutex, Once};
+use std::sync::{Arc, Condvar, Mutex, Once};
+use std::thread::ThreadId;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use hotpath_engine::{diag, memory, switch};
@@ -18,6 +19,9 @@ use crate::{build, output};
 
 /// The running session, if any.
 static SESSION: Mutex<Option<Arc<Session>>> = Mutex::new(None);
+/// The thread writing a final report now, if any; [`REPORTED`] when it is written.
+static REPORTER: Mutex<Option<ThreadId>> = Mutex::new(None);
+static REPORTED: Condvar = Condvar::new();
 /// Sessions started so far (a later one starts from zeroed recorders).
 static STARTED: Mutex<u64> = Mutex::new(0);
 
@@ -142,14 +146,14 @@ pub(crate) fn finish_session(id: u64, end: End) {
         return;
     }
     let Some(session) = current().filter(|s| s.id == id) else { return };
-    if let Some(hook) = &session.before_shutdown {
-        // Runs once, its measured calls still counted; a panic in it is the program's
-        // own bug and must not cost the report.
-        if let Some(f) = lock(hook).take() {
-            let _ = catch_unwind(AssertUnwindSafe(f));
-        }
-    }
-    // Taken under the lock: of two ends racing, one reports.
+    // Taken out first: the hook runs outside every lock of ours (one that calls
+    // `process::exit` comes back here through the exit hook, on this thread).
+    crate::hook::before_report(session.before_shutdown.as_ref(), end);
+    drop(session);
+    // Taken under the locks: of two ends racing, one reports, and the other waits for
+    // its report (a signal's end re-raises, an exit's end exits, once it returns).
+    let me = std::thread::current().id();
+    let mut reporter = lock(&REPORTER);
     let ours = {
         let mut slot = lock(&SESSION);
         match slot.as_ref() {
@@ -157,7 +161,12 @@ pub(crate) fn finish_session(id: u64, end: End) {
             _ => None,
         }
     };
-    let Some(session) = ours else { return };
+    let Some(session) = ours else {
+        drop(REPORTED.wait_while(reporter, |r| r.is_some_and(|other| other != me)));
+        return;
+    };
+    *reporter = Some(me);
+    drop(reporter);
     let written = catch_unwind(AssertUnwindSafe(|| {
         memory::untracked(|| {
             let report = build::report(&session, &session.config, end);
@@ -165,6 +174,8 @@ pub(crate) fn finish_session(id: u64, end: End) {
             output::emit(&report, &session.config);
         })
     }));
+    *lock(&REPORTER) = None;
+    REPORTED.notify_all();
     if written.is_err() {
         diag::warn("internal error while writing the report; it was skipped");
     }

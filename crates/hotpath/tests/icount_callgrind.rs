@@ -11,7 +11,8 @@ mod common;
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
 
 use common::{command, example, json_report, run, stderr, stdout};
 use serde_json::Value;
@@ -39,6 +40,12 @@ impl Drop for Scratch {
 
 /// The example under Valgrind with `tool`, dumps in `dir`, JSON on stdout.
 fn under_valgrind(tool: &str, dir: &Path, env: &[(&str, &str)]) -> Output {
+    let out = valgrind(tool, dir, env).output().expect("valgrind runs (scripts/test installs it)");
+    assert!(out.status.success(), "{}", stderr(&out));
+    out
+}
+
+fn valgrind(tool: &str, dir: &Path, env: &[(&str, &str)]) -> Command {
     let out_file = dir.join("cg.%p");
     let mut cmd = Command::new("valgrind");
     cmd.arg(format!("--tool={tool}")).arg("--quiet");
@@ -54,9 +61,7 @@ fn under_valgrind(tool: &str, dir: &Path, env: &[(&str, &str)]) -> Output {
     cmd.env("HOTPATH_OUTPUT_FORMAT", "json").env("HOTPATH_LIMIT", "0");
     cmd.env("HOTPATH_CALLGRIND_OUT_FILE", &out_file);
     cmd.envs(env.iter().copied());
-    let out = cmd.output().expect("valgrind runs (scripts/test installs it)");
-    assert!(out.status.success(), "{}", stderr(&out));
-    out
+    cmd
 }
 
 fn rows(report: &Value) -> &Vec<Value> {
@@ -237,4 +242,37 @@ fn the_callgrind_table_shows_counts_and_instructions_only_under_one_naming_rule(
     let out =
         under_valgrind("callgrind", dir.path(), &[("HOTPATH_METRICS_SERVER_ON", "1"), ("HOTPATH_METRICS_PORT", "0")]);
     assert!(stderr(&out).contains("metrics server listening on http://127.0.0.1:"), "{}", stderr(&out));
+}
+
+/// `HOTPATH_MERGE_REPORT` naming a FIFO nobody writes, or a file over the bound: one
+/// warning, no wait for a writer, nothing read, and this run's report is written.
+#[test]
+fn a_fifo_or_an_oversized_file_is_refused_before_it_is_opened() {
+    let dir = Scratch::new("refused");
+    let fifo = dir.path().join("fifo.json");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs");
+    assert!(made.success());
+    let big = dir.path().join("big.json");
+    std::fs::File::create(&big).unwrap().set_len(40 << 20).unwrap();
+    for (path, why) in [(&fifo, "not a regular file"), (&big, "40.0 MiB, over the 32 MiB limit for a merged report")] {
+        let output = dir.path().join("report.json");
+        let mut child = valgrind(
+            "callgrind",
+            dir.path(),
+            &[("HOTPATH_MERGE_REPORT", path.to_str().unwrap()), ("HOTPATH_OUTPUT_PATH", output.to_str().unwrap())],
+        )
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("valgrind runs");
+        let err = common::bounded::lines(child.stderr.take().unwrap());
+        let status = common::bounded::wait(&mut child, Duration::from_secs(120), "the merge of a refused file");
+        let err = common::bounded::rest(&err, Duration::from_secs(5));
+        assert!(status.success(), "{err:?}");
+        let warnings: Vec<&String> = err.iter().filter(|l| l.contains("HOTPATH_MERGE_REPORT")).collect();
+        assert_eq!(warnings.len(), 1, "{err:?}");
+        assert!(warnings[0].contains(&format!("cannot read {}: {why}", path.display())), "{warnings:?}");
+        let report: Value = serde_json::from_str(&std::fs::read_to_string(&output).unwrap()).unwrap();
+        assert!(u(&row(&report, "case_icount::parent")["ir"]) > 0, "this run's report is written");
+    }
 }

@@ -1,7 +1,8 @@
 //! In-process CPU sampling (`cpu` feature).
 //!
 //! Every thread of the program gets a timer on its own CPU-time clock that
-//! interrupts it with SIGPROF after each period of CPU it uses (`HOTPATH_CPU_HZ`,
+//! interrupts it with a real-time signal (SIGRTMAX-2, so SIGPROF stays the program's)
+//! after each period of CPU it uses (`HOTPATH_CPU_HZ`,
 //! default 100 per CPU-second). The handler records the measured-function stack and
 //! a copy of the native stack into a fixed ring; the hidden `hp-cpu` thread drains
 //! it, unwinds, and aggregates. Threads that start later get their timer at the

@@ -1,9 +1,14 @@
 //! The `hp-cpu` thread: keeps one CPU-time timer per program thread, drains the
 //! sample ring every 10 ms, and owns the aggregated profile.
+//!
+//! A session's sampling ends with it: its timers are deleted and the signal's
+//! disposition given back, so a later session installs and samples afresh. On every
+//! tick the thread checks that our handler is still the installed one; a program
+//! that has installed its own for our signal keeps it: our timers are deleted, one
+//! warning, and the report has the samples taken until then.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -27,17 +32,30 @@ pub(crate) struct Collector {
 }
 
 pub(crate) static COLLECTOR: Mutex<Option<Collector>> = Mutex::new(None);
-static STOP: AtomicBool = AtomicBool::new(false);
+/// The sampling run going on (each start takes the next number), 0 when none: the
+/// `hp-cpu` thread of an earlier run sees it changed and ends.
+static ACTIVE: AtomicU64 = AtomicU64::new(0);
+static RUNS: AtomicU64 = AtomicU64::new(0);
+/// The disposition our handler replaced, given back at the end.
+static PREVIOUS: AtomicUsize = AtomicUsize::new(libc::SIG_DFL);
+/// Our timers, one per sampled thread. Created and deleted under this lock only while
+/// a run is active, so none outlives its run.
+static TIMERS: Mutex<Vec<(u64, ThreadTimer)>> = Mutex::new(Vec::new());
 
 /// Starts sampling with the session's configuration.
 pub(crate) fn start(config: &Options) {
-    if let Err(problem) = signal::install() {
-        warn(&format!("hotpath-cpu: CPU sampling is off: {problem}"));
-        return;
-    }
+    let previous = match signal::install() {
+        Ok(previous) => previous,
+        Err(problem) => return warn(&format!("hotpath-cpu: CPU sampling is off: {problem}")),
+    };
+    PREVIOUS.store(previous, Ordering::Relaxed);
+    // Samples of an earlier run's last moments are not this run's.
+    RING.drain(|_| {});
     let hz = config.cpu_hz;
     let output = config.cpu_output.clone();
     *lock(&COLLECTOR) = Some(Collector { profile: Profile::new(hz), modules: None, output, written: Vec::new() });
+    let run_id = RUNS.fetch_add(1, Ordering::Relaxed) + 1;
+    ACTIVE.store(run_id, Ordering::Relaxed);
     let spawned = std::thread::Builder::new().name("hp-cpu".into()).spawn_masked(move || {
         crate::memory::profiler_thread();
         // Module tables are read here, not on the program's thread, to keep start-up short.
@@ -45,36 +63,59 @@ pub(crate) fn start(config: &Options) {
         if let Some(collector) = lock(&COLLECTOR).as_mut() {
             collector.modules = Some(modules);
         }
-        run(1_000_000_000 / hz);
+        run(run_id, 1_000_000_000 / hz);
     });
     if let Err(e) = spawned {
         warn(&format!("hotpath-cpu: could not start the sampling thread ({e})"));
+        stop();
     }
 }
 
-fn run(period_ns: u64) {
-    let mut timers: HashMap<u64, ThreadTimer> = HashMap::new();
+fn run(run_id: u64, period_ns: u64) {
     let mut last_scan: Option<Instant> = None;
     let mut failures = 0u32;
-    while !STOP.load(Ordering::Relaxed) {
+    while ACTIVE.load(Ordering::Relaxed) == run_id {
+        if !signal::is_ours() {
+            drain();
+            if ACTIVE.compare_exchange(run_id, 0, Ordering::Relaxed, Ordering::Relaxed).is_ok() {
+                lock(&TIMERS).clear();
+                warn(&format!(
+                    "hotpath-cpu: the program took over {} (a handler of its own, or a disposition \
+                     reset); CPU sampling stopped (the report has the samples taken until then)",
+                    signal::signal_name()
+                ));
+            }
+            return;
+        }
         if last_scan.is_none_or(|t| t.elapsed() >= Duration::from_millis(100)) {
-            sync_timers(&mut timers, period_ns, &mut failures);
+            sync_timers(run_id, period_ns, &mut failures);
             last_scan = Some(Instant::now());
         }
         drain();
         std::thread::sleep(Duration::from_millis(10));
     }
-    // Deleting the timers (on drop) stops the signals.
+}
+
+/// Ends the active run: no timer left, the signal's disposition given back (unless
+/// the program's handler is installed now).
+fn stop() {
+    ACTIVE.store(0, Ordering::Relaxed);
+    lock(&TIMERS).clear();
+    signal::uninstall(PREVIOUS.load(Ordering::Relaxed));
 }
 
 /// One timer per live program thread: new threads get one, exited threads lose theirs.
-fn sync_timers(timers: &mut HashMap<u64, ThreadTimer>, period_ns: u64, failures: &mut u32) {
+fn sync_timers(run_id: u64, period_ns: u64, failures: &mut u32) {
     let Ok(entries) = std::fs::read_dir("/proc/self/task") else { return };
+    let mut timers = lock(&TIMERS);
+    if ACTIVE.load(Ordering::Relaxed) != run_id {
+        return;
+    }
     let mut alive = Vec::new();
     for entry in entries.flatten() {
         let Some(tid) = entry.file_name().to_str().and_then(|n| n.parse::<u64>().ok()) else { continue };
         alive.push(tid);
-        if timers.contains_key(&tid) {
+        if timers.iter().any(|(t, _)| *t == tid) {
             continue;
         }
         let comm = std::fs::read_to_string(format!("/proc/self/task/{tid}/comm")).unwrap_or_default();
@@ -82,9 +123,7 @@ fn sync_timers(timers: &mut HashMap<u64, ThreadTimer>, period_ns: u64, failures:
             continue;
         }
         match ThreadTimer::start(tid, period_ns) {
-            Ok(timer) => {
-                timers.insert(tid, timer);
-            }
+            Ok(timer) => timers.push((tid, timer)),
             // A thread may exit between listing and timer creation; warn only on repeats.
             Err(e) => {
                 *failures += 1;
@@ -94,23 +133,18 @@ fn sync_timers(timers: &mut HashMap<u64, ThreadTimer>, period_ns: u64, failures:
             }
         }
     }
-    timers.retain(|tid, _| alive.contains(tid));
+    timers.retain(|(tid, _)| alive.contains(tid));
 }
 
-/// Moves published samples from the ring into the profile. Once the session has
-/// ended the profile is frozen (it is what the written files hold), and samples that
-/// still arrive before the timers are deleted are discarded.
+/// Moves published samples from the ring into the profile. Once the run has ended
+/// the profile is frozen (it is what the written files hold): samples that still
+/// arrive before the timers are deleted stay in the ring, discarded at the next start.
 pub(crate) fn drain() {
     let mut guard = lock(&COLLECTOR);
-    // After `finish` the profile is frozen, so the report counts exactly the samples
-    // that went into the files; stragglers still in the ring are left there.
-    if STOP.load(Ordering::Relaxed) {
+    if ACTIVE.load(Ordering::Relaxed) == 0 {
         return;
     }
-    let Some(Collector { profile, modules: Some(modules), .. }) = guard.as_mut() else { return };
-    if STOP.load(Ordering::Relaxed) {
-        RING.drain(|_| {});
-    } else {
+    if let Some(Collector { profile, modules: Some(modules), .. }) = guard.as_mut() {
         RING.drain(|raw| profile.add(raw, modules));
     }
 }
@@ -118,7 +152,7 @@ pub(crate) fn drain() {
 /// At the end of the session: last drain, stop sampling, write the files if asked.
 pub(crate) fn finish(started_unix_ms: u64, wall_ns: u64) {
     drain();
-    STOP.store(true, Ordering::Relaxed);
+    stop();
     let mut guard = lock(&COLLECTOR);
     let Some(collector) = guard.as_mut() else { return };
     let Some(dir) = collector.output.clone() else { return };

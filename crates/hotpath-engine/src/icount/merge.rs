@@ -7,8 +7,9 @@ use std::path::Path;
 
 use hotpath_model::Report;
 
-/// Larger native reports are refused rather than read into memory.
-const MAX_BYTES: u64 = 256 << 20;
+/// Larger native reports are refused before they are read: the merge runs in the
+/// profiled process, at its exit.
+const MAX_BYTES: u64 = 32 << 20;
 
 /// Replaces `report` with the native report at `path` plus this run's
 /// `functions_icount`. On error `report` is unchanged and the error says why.
@@ -35,17 +36,43 @@ pub(crate) fn merge(report: &mut Report, path: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// The CLI's input checks, in the engine: the file type and size come first (opening a
+/// FIFO for reading waits for a writer), are checked again on what was opened, and the
+/// read stops past the bound (a file that grew in between).
 fn read_bounded(path: &Path) -> std::io::Result<String> {
-    let file = std::fs::File::open(path)?;
-    if !file.metadata()?.is_file() {
-        return Err(std::io::Error::other("not a regular file"));
-    }
+    check(&std::fs::metadata(path)?)?;
+    let file = open_nonblocking(path)?;
+    check(&file.metadata()?)?;
     let mut text = String::new();
     file.take(MAX_BYTES + 1).read_to_string(&mut text)?;
     if text.len() as u64 > MAX_BYTES {
-        return Err(std::io::Error::other(format!("larger than {} MiB", MAX_BYTES >> 20)));
+        return Err(std::io::Error::other(format!("it grew past {} MiB while read", MAX_BYTES >> 20)));
     }
     Ok(text)
+}
+
+fn check(meta: &std::fs::Metadata) -> std::io::Result<()> {
+    if !meta.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    if meta.len() > MAX_BYTES {
+        return Err(std::io::Error::other(format!(
+            "{:.1} MiB, over the {} MiB limit for a merged report",
+            meta.len() as f64 / 1_048_576.0,
+            MAX_BYTES >> 20
+        )));
+    }
+    Ok(())
+}
+
+/// Opened without waiting: a path replaced by a FIFO after the type check returns at once
+/// (and fails the second check) instead of waiting for a writer.
+fn open_nonblocking(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    options.open(path)
 }
 
 #[cfg(test)]
@@ -93,5 +120,18 @@ mod tests {
         let err = merge(&mut run, &path).unwrap_err();
         assert!(err.contains("not a valid hotpath JSON report"), "{err}");
         std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn only_a_regular_file_within_the_bound_is_read() {
+        let dir = std::env::temp_dir().join(format!("hotpath-merge-bound-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let err = read_bounded(&dir).unwrap_err().to_string();
+        assert_eq!(err, "not a regular file");
+        let big = dir.join("big.json");
+        std::fs::File::create(&big).unwrap().set_len(MAX_BYTES + 1).unwrap();
+        let err = read_bounded(&big).unwrap_err().to_string();
+        assert_eq!(err, "32.0 MiB, over the 32 MiB limit for a merged report");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
