@@ -82,7 +82,8 @@ fn a_single_run_never_calls_noise_a_regression() {
     // 17 ns against 22 ns: one run per side says nothing about the spread.
     let base = write(dir.path(), "base.json", &report(&[("app::f", 17), ("app::g", 500)], None).to_string());
     let head = write(dir.path(), "head.json", &report(&[("app::f", 22), ("app::g", 500)], None).to_string());
-    let out = hotpath(&[arg(&base), arg(&head), "--fail-on-regression"]);
+    // No noise floor: the 5 ns change is beyond every threshold, and still no regression.
+    let out = hotpath(&[arg(&base), arg(&head), "--fail-on-regression", "--noise-floor-ns", "0"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = squashed(&out);
     assert!(!text.contains("REGRESSED"), "{text}");

@@ -8,6 +8,7 @@
 //! `render`.
 
 mod diff;
+mod family;
 mod generic;
 mod git;
 mod icount;
@@ -103,9 +104,17 @@ pub(crate) struct Args {
     /// Write the output to FILE instead of standard output.
     #[arg(long, short, value_name = "FILE")]
     output: Option<PathBuf>,
-    /// Smallest change, in percent, that counts as a regression or an improvement.
-    #[arg(long, default_value_t = 10.0, value_name = "PERCENT")]
+    /// Minimum effect: smallest change of a median, in percent, that counts as a
+    /// regression or an improvement.
+    #[arg(long, alias = "min-effect", default_value_t = 5.0, value_name = "PERCENT")]
     threshold: f64,
+    /// Noise floor: smallest change of a duration, in nanoseconds, that counts.
+    #[arg(long, default_value_t = 100.0, value_name = "NS")]
+    noise_floor_ns: f64,
+    /// Error control over all metrics tested: holm (family-wise error), bh (false
+    /// discovery rate, Benjamini-Hochberg) or none.
+    #[arg(long, value_enum, default_value_t = family::ErrorControl::Holm)]
+    error_control: family::ErrorControl,
     /// Smallest change of an instruction count that counts, in percent (`1%` or `1`).
     #[arg(long, default_value = "1%", value_name = "PERCENT", value_parser = icount::percent)]
     icount_threshold: f64,
@@ -129,8 +138,16 @@ pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
     if !(args.alpha > 0.0 && args.alpha < 1.0) {
         bail!("--alpha {} is not a significance level (between 0 and 1)", args.alpha);
     }
-    let settings =
-        Settings { threshold_pct: args.threshold, alpha: args.alpha, icount_threshold_pct: args.icount_threshold };
+    if !(args.noise_floor_ns.is_finite() && args.noise_floor_ns >= 0.0) {
+        bail!("--noise-floor-ns {} is not a duration (0 or more nanoseconds)", args.noise_floor_ns);
+    }
+    let settings = Settings {
+        threshold_pct: args.threshold,
+        alpha: args.alpha,
+        icount_threshold_pct: args.icount_threshold,
+        noise_floor_ns: args.noise_floor_ns,
+        control: args.error_control,
+    };
     let (base, head) = match (&args.git, &args.base, &args.head) {
         (Some(refs), _, _) => {
             let options = git::Options {

@@ -27,6 +27,9 @@ struct SettingsInfo {
     threshold_pct: f64,
     icount_threshold_pct: f64,
     alpha: f64,
+    noise_floor_ns: f64,
+    error_control: &'static str,
+    tested_metrics: usize,
     test: &'static str,
 }
 
@@ -40,6 +43,9 @@ impl Serialize for Comparison<'_> {
             threshold_pct: self.settings.threshold_pct,
             icount_threshold_pct: self.settings.icount_threshold_pct,
             alpha: self.settings.alpha,
+            noise_floor_ns: self.settings.noise_floor_ns,
+            error_control: self.settings.control.name(),
+            tested_metrics: self.family.tests(),
             test: TEST,
         };
         out.serialize_field("settings", &settings)?;

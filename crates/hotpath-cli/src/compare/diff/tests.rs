@@ -3,7 +3,13 @@ use hotpath_model::Unit;
 use super::*;
 use crate::compare::samples::{RunSamples, Section};
 
-const S: Settings = Settings { threshold_pct: 10.0, alpha: 0.05, icount_threshold_pct: 1.0 };
+const S: Settings = Settings {
+    threshold_pct: 10.0,
+    alpha: 0.05,
+    icount_threshold_pct: 1.0,
+    noise_floor_ns: 0.0,
+    control: crate::compare::family::ErrorControl::Holm,
+};
 
 /// One run: section `functions_timing` with rows of (name, avg_ns, alloc_bytes).
 fn run(rows: &[(&str, f64, f64)], truncated: bool) -> RunSamples {
@@ -54,6 +60,7 @@ fn regressions_additions_and_removals() {
             added_rows: 1,
             removed_rows: 1,
             compared_metrics: 2,
+            tested_metrics: 1,
             ..Summary::default()
         }
     );
@@ -93,7 +100,7 @@ fn json_lists_every_section_row_and_metric() {
     let (base, head) = (side(vec![run(&[("f", 1.0, 8.0)], false)]), side(vec![run(&[("f", 1.0, 16.0)], false)]));
     let c = Comparison::new(&base, &head, S);
     let v: serde_json::Value = serde_json::to_value(&c).unwrap();
-    assert_eq!(v["compare_version"], 1);
+    assert_eq!(v["compare_version"], 2);
     let m = &v["sections"][0]["rows"][0]["metrics"][1];
     assert_eq!(
         (m["key"].as_str(), m["kind"].as_str(), m["unit"].as_str()),
