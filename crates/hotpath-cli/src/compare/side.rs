@@ -19,6 +19,8 @@ pub(crate) struct Side {
     pub(crate) async_duplicates: usize,
     /// Runs made under Callgrind, whose timings were left out.
     pub(crate) callgrind_runs: usize,
+    /// With --git: the commit the side was built from.
+    pub(crate) label_commit: Option<String>,
 }
 
 #[derive(Clone, Debug, Default)]

@@ -35,7 +35,7 @@ struct SettingsInfo {
 
 impl Serialize for Comparison<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut out = s.serialize_struct("Comparison", 7)?;
+        let mut out = s.serialize_struct("Comparison", 9)?;
         out.serialize_field("compare_version", &COMPARE_VERSION)?;
         out.serialize_field("base", &SideInfo::of(self.base))?;
         out.serialize_field("head", &SideInfo::of(self.head))?;
@@ -51,6 +51,8 @@ impl Serialize for Comparison<'_> {
         out.serialize_field("settings", &settings)?;
         out.serialize_field("notes", &self.notes)?;
         out.serialize_field("summary", &self.summary)?;
+        out.serialize_field("policy", &self.policy.map(|p| p.path.display().to_string()))?;
+        out.serialize_field("budgets", &self.budgets)?;
         out.serialize_field("sections", &Sections(self))?;
         out.end()
     }

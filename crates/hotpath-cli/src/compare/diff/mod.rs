@@ -15,6 +15,8 @@ use serde::Serialize;
 
 use super::family::Family;
 use super::notes;
+use super::policy::budget::{self, Checked};
+use super::policy::Policy;
 use super::side::{Side, SideSection};
 use super::stats::MannWhitney;
 use super::verdict::{Method, Settings, Verdict};
@@ -36,6 +38,10 @@ pub(crate) struct Comparison<'a> {
     pub(crate) summary: Summary,
     /// Every metric tested, for error control.
     pub(crate) family: Family,
+    /// The policy file's per-section choices, if one is used.
+    pub(crate) policy: Option<&'a Policy>,
+    /// The policy's budgets checked on head.
+    pub(crate) budgets: Vec<Checked>,
     mw: RefCell<MannWhitney>,
 }
 
@@ -55,6 +61,16 @@ pub(crate) struct Summary {
     pub(crate) tested_metrics: usize,
     /// Metrics shown but never judged (extremes, settings).
     pub(crate) informational_metrics: usize,
+    /// Budgets of the policy checked on head, and those that failed.
+    pub(crate) budgets_checked: usize,
+    pub(crate) budgets_failed: usize,
+}
+
+impl Summary {
+    /// A regression or a failed budget: what `--fail-on-regression` fails on.
+    pub(crate) fn failed(&self) -> bool {
+        self.regressed_metrics > 0 || self.budgets_failed > 0
+    }
 }
 
 /// One section of the comparison; its rows are judged as they are iterated.
@@ -67,7 +83,13 @@ pub(crate) struct SectionDiff<'c> {
 
 impl<'a> Comparison<'a> {
     /// Compares every section, row and metric of `head` against `base`.
+    #[cfg(test)]
     pub(crate) fn new(base: &'a Side, head: &'a Side, settings: Settings) -> Self {
+        Self::with_policy(base, head, settings, None)
+    }
+
+    /// Compares with the per-section choices and budgets of `policy`.
+    pub(crate) fn with_policy(base: &'a Side, head: &'a Side, settings: Settings, policy: Option<&'a Policy>) -> Self {
         let family = Family::new(settings.control, Vec::new());
         let mut c = Self {
             base,
@@ -76,12 +98,19 @@ impl<'a> Comparison<'a> {
             notes: Vec::new(),
             summary: Summary::default(),
             family,
+            policy,
+            budgets: Vec::new(),
             mw: RefCell::default(),
         };
         let raw = tested_p_values(&c);
         c.family = Family::new(settings.control, raw);
         c.notes = notes::notes(base, head, settings, c.family.tests());
         c.summary = summarize(&c);
+        if let Some(policy) = policy {
+            c.budgets = budget::check(&policy.budgets, head);
+            c.summary.budgets_checked = c.budgets.len();
+            c.summary.budgets_failed = c.budgets.iter().filter(|b| !b.passed).count();
+        }
         c
     }
 
@@ -89,11 +118,19 @@ impl<'a> Comparison<'a> {
     pub(crate) fn sections(&self) -> impl Iterator<Item = SectionDiff<'_>> + '_ {
         let (base, head) = (&self.base.sections, &self.head.sections);
         let names = head.keys().chain(base.keys().filter(|k| !head.contains_key(*k)));
-        names.map(move |name| SectionDiff {
-            name,
-            base: base.get(name),
-            head: head.get(name),
-            judge: Judge { settings: self.settings, mw: &self.mw, family: &self.family },
+        names.map(move |name| {
+            let section = self.policy.and_then(|p| p.sections.get(name.as_str()));
+            let mut settings = self.settings;
+            if let Some(pct) = section.and_then(|s| s.min_change_pct) {
+                settings.threshold_pct = pct;
+            }
+            let judged = section.and_then(|s| s.judge.as_deref());
+            SectionDiff {
+                name,
+                base: base.get(name),
+                head: head.get(name),
+                judge: Judge { settings, mw: &self.mw, family: &self.family, judged },
+            }
         })
     }
 }

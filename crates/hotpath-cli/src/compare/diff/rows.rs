@@ -88,6 +88,9 @@ pub(crate) struct Judge<'c> {
     pub(crate) mw: &'c RefCell<MannWhitney>,
     /// The p-values of every metric tested (empty while they are being gathered).
     pub(crate) family: &'c Family,
+    /// The policy's list of metrics judged in this section (keys or labels); the
+    /// others are informational. `None`: every metric.
+    pub(crate) judged: Option<&'c [String]>,
 }
 
 impl Judge<'_> {
@@ -130,7 +133,9 @@ impl Judge<'_> {
 
     fn both<'c>(&self, info: &'c MetricInfo, base: &[f64], head: &[f64]) -> MetricDiff<'c> {
         let kind = Kind::of(info.unit);
-        let judging = info.judging();
+        let listed = |list: &[String]| list.iter().any(|k| *k == info.key || *k == info.label);
+        let judging =
+            if self.judged.is_some_and(|list| !listed(list)) { Judging::Informational } else { info.judging() };
         let adjust = |p| self.family.adjust(p);
         let j = judge(kind, judging, (base, head), self.settings, &mut self.mw.borrow_mut(), &adjust);
         MetricDiff {

@@ -95,8 +95,10 @@ pub(crate) fn run(options: &Options) -> anyhow::Result<(Side, Side)> {
 
     // Read before the worktrees (and a temporary reports directory) are removed.
     let [base, head] = commits;
-    let base = inputs::load(base.which, &base.label, base.reports, options.max_bytes)?;
-    let head = inputs::load(head.which, &head.label, head.reports, options.max_bytes)?;
+    let mut base = inputs::load(base.which, &base.label, base.reports, options.max_bytes)?;
+    let mut head = inputs::load(head.which, &head.label, head.reports, options.max_bytes)?;
+    base.label_commit = Some(base_sha);
+    head.label_commit = Some(head_sha);
     Ok((base, head))
 }
 

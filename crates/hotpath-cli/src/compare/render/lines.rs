@@ -181,5 +181,12 @@ pub(crate) fn result_text(c: &Comparison<'_>) -> String {
         s.added_rows,
         s.removed_rows,
         s.compared_metrics,
-    )
+    ) + &budget_text(s)
+}
+
+fn budget_text(s: &crate::compare::diff::Summary) -> String {
+    if s.budgets_checked == 0 {
+        return String::new();
+    }
+    format!("; {} of {} budgets failed", s.budgets_failed, s.budgets_checked)
 }

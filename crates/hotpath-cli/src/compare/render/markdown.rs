@@ -12,9 +12,12 @@ use crate::compare::verdict::Verdict;
 const MAX_DETAIL_LINES: usize = 400;
 
 pub(crate) fn render(c: &Comparison<'_>, all: bool) -> String {
-    let regressed = c.summary.regressed_metrics > 0;
     let mut out = String::from("### hotpath performance comparison\n\n");
-    out.push_str(if regressed { "**:x: Regression**: " } else { "**:white_check_mark: No regression**: " });
+    out.push_str(match (c.summary.regressed_metrics > 0, c.summary.budgets_failed > 0) {
+        (true, _) => "**:x: Regression**: ",
+        (false, true) => "**:x: Budget failed**: ",
+        (false, false) => "**:white_check_mark: No regression**: ",
+    });
     out.push_str(&result_text(c));
     out.push_str(".\n\n");
     out.push_str(&format!(
@@ -27,6 +30,9 @@ pub(crate) fn render(c: &Comparison<'_>, all: bool) -> String {
     ));
     for note in &c.notes {
         out.push_str(&format!("\n> **Note:** {}\n", escape(note)));
+    }
+    if let Some(policy) = c.policy {
+        out.push_str(&super::budgets::markdown(&c.budgets, &policy.path.display().to_string()));
     }
     let mut notable = Vec::new();
     let mut every = Vec::new();

@@ -47,7 +47,14 @@ pub(crate) fn render(c: &Comparison<'_>, all: bool) -> String {
             ));
         }
     }
-    let status = if c.summary.regressed_metrics > 0 { "REGRESSION" } else { "no regression" };
+    if let Some(policy) = c.policy {
+        out.push_str(&super::budgets::table(&c.budgets, &policy.path.display().to_string()));
+    }
+    let status = match (c.summary.regressed_metrics > 0, c.summary.budgets_failed > 0) {
+        (true, _) => "REGRESSION",
+        (false, true) => "BUDGET FAILED",
+        (false, false) => "no regression",
+    };
     out.push_str(&format!("\nResult: {status}: {}\n", result_text(c)));
     out
 }
