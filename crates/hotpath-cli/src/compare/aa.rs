@@ -80,38 +80,34 @@ pub(crate) fn self_check(
     check
 }
 
-/// Up to `splits` distinct ways to pick `n / 2` of `n` runs as side A (a split and its
-/// mirror count once): first the runs in order (first half against second), then
-/// pseudo-random ones from a fixed seed, so that the check is repeatable.
+/// Up to `splits` distinct ways to pick `n / 2` of `n` runs as side A (a split and
+/// its mirror count once). Runs are taken in pairs of neighbours (in the order given,
+/// the order they ran in for `--git` and for numbered files) and the two of a pair
+/// always land on opposite sides, so that a machine drifting slower or faster during
+/// the runs affects both sides alike, as ABBA order does for `--git`. The first split
+/// is even runs against odd ones; the others are pseudo-random from a fixed seed, so
+/// that the check is repeatable.
 fn halves(n: usize, splits: usize) -> Vec<Vec<usize>> {
-    let half = n / 2;
+    let pairs = n / 2;
     let mut seen = HashSet::new();
     let mut out = Vec::new();
-    if half == 0 {
-        return out;
-    }
     let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let mut order: Vec<usize> = (0..half * 2).collect();
+    let mut next = || {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
     for attempt in 0..splits * 50 {
-        if out.len() == splits {
+        if out.len() == splits || pairs == 0 {
             break;
         }
-        if attempt > 0 {
-            // Fisher-Yates with splitmix64.
-            for i in (1..order.len()).rev() {
-                state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-                let mut z = state;
-                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-                z ^= z >> 31;
-                order.swap(i, (z % (i as u64 + 1)) as usize);
-            }
-        }
-        let mut a: Vec<usize> = order[..half].to_vec();
-        a.sort_unstable();
-        let mut b: Vec<usize> = order[half..].to_vec();
-        b.sort_unstable();
-        let key = a.clone().min(b);
+        // Bit p of `flips`: pair p gives its second run to side A.
+        let flips: Vec<bool> = (0..pairs).map(|_| attempt > 0 && next() & 1 == 1).collect();
+        let a: Vec<usize> = flips.iter().enumerate().map(|(p, &f)| 2 * p + usize::from(f)).collect();
+        // A split and its mirror are one: key on the choice with pair 0 unflipped.
+        let key: Vec<bool> = flips.iter().map(|&f| f != flips[0]).collect();
         if seen.insert(key) {
             out.push(a);
         }
@@ -163,12 +159,14 @@ mod tests {
     fn halves_are_distinct_and_balanced() {
         let splits = halves(12, 20);
         assert_eq!(splits.len(), 20);
-        assert_eq!(splits[0], (0..6).collect::<Vec<_>>(), "first: the first half against the second");
+        assert_eq!(splits[0], [0, 2, 4, 6, 8, 10], "first: even runs against odd ones");
         assert!(splits.iter().all(|s| s.len() == 6));
+        // Neighbours in time never share a side.
+        assert!(splits.iter().all(|s| s.iter().enumerate().all(|(p, &i)| i / 2 == p)));
         let distinct: HashSet<&Vec<usize>> = splits.iter().collect();
         assert_eq!(distinct.len(), 20);
-        // 4 runs have only 3 distinct splits (a split and its mirror are one).
-        assert_eq!(halves(4, 20).len(), 3);
+        // 4 runs, 2 pairs: only 2 distinct splits (a split and its mirror are one).
+        assert_eq!(halves(4, 20).len(), 2);
         assert!(halves(1, 20).is_empty());
     }
 }

@@ -15,7 +15,7 @@ use crate::input::InputArgs;
 pub(crate) const DEFAULT_RUNS: u32 = 5;
 const DEFAULT_MIN_EFFECT_PCT: f64 = 5.0;
 const DEFAULT_NOISE_FLOOR_NS: f64 = 100.0;
-const DEFAULT_ALPHA: f64 = 0.05;
+const DEFAULT_ALPHA: f64 = 0.01;
 const DEFAULT_ICOUNT_PCT: f64 = 1.0;
 
 /// Output formats of `hotpath compare`.
@@ -120,7 +120,8 @@ pub(crate) struct Args {
     /// Smallest change of an instruction count that counts, in percent (`1%` or `1`) [default: 1%].
     #[arg(long, value_name = "PERCENT", value_parser = icount::percent)]
     pub(crate) icount_threshold: Option<f64>,
-    /// Significance level after error control (Mann-Whitney U, two-sided) [default: 0.05].
+    /// Significance level after error control (Mann-Whitney U, two-sided) [default: 0.01:
+    /// on identical code at most one comparison in a hundred raises an alarm].
     #[arg(long)]
     pub(crate) alpha: Option<f64>,
     /// Exit with status 1 when anything regressed or a budget failed.

@@ -121,10 +121,7 @@ fn self_check(args: &Args, settings: Settings, policy: Option<&Policy>) -> anyho
     let max = args.input.max_bytes();
     let (label, runs) = match (&args.git, &args.base) {
         (Some(refs), _) => {
-            let scratch = tempfile::tempdir().context("cannot create a directory for the reports")?;
-            let dir = args.reports_dir.clone().unwrap_or_else(|| scratch.path().to_path_buf());
-            let (base, head) = git_sides(args, refs, Some(dir))?;
-            if base.label_commit != head.label_commit {
+            if !git::same_commit(&refs[0], &refs[1])? {
                 bail!(
                     "--aa compares one commit with itself, and {} and {} are different commits: give one ref twice \
                      (--git HEAD HEAD --aa)",
@@ -132,6 +129,9 @@ fn self_check(args: &Args, settings: Settings, policy: Option<&Policy>) -> anyho
                     refs[1]
                 );
             }
+            let scratch = tempfile::tempdir().context("cannot create a directory for the reports")?;
+            let dir = args.reports_dir.clone().unwrap_or_else(|| scratch.path().to_path_buf());
+            let (base, head) = git_sides(args, refs, Some(dir))?;
             let files: Vec<PathBuf> = base.files.iter().chain(&head.files).cloned().collect();
             (base.label.clone(), inputs::read_runs("reports", &files, max)?)
         }
