@@ -1,4 +1,4 @@
-//! Proof that `hotpath compare` does not cry wolf, on a real program (`proof/main.rs`:
+//! Proof that `hotpath compare` does not cry wolf, on a real program (`proof/program.rs`:
 //! threads, a contended mutex, a bounded channel, file I/O) built once and run many
 //! times: A/A comparisons of the same binary raise no alarm, a 2x slower function is
 //! flagged alone, one extra allocation per call is flagged exactly from one run per

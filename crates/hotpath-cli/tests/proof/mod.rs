@@ -1,4 +1,4 @@
-//! Builds the proof program (`main.rs`) once per test binary, as a crate depending on
+//! Builds the proof program (`program.rs`) once per test binary, as a crate depending on
 //! this repository's `hotpath` like a user's would, in the target directory the git
 //! tests share so that `hotpath` itself is compiled once.
 #![allow(dead_code)]
@@ -23,7 +23,7 @@ hotpath = ["hotpath/hotpath"]
 hotpath-alloc = ["hotpath/hotpath-alloc"]
 "#;
 
-pub(crate) const MAIN_RS: &str = include_str!("main.rs");
+pub(crate) const MAIN_RS: &str = include_str!("program.rs");
 
 /// Shared with `compare_git.rs`: the program's dependencies are built once.
 pub(crate) fn target_dir() -> PathBuf {
