@@ -137,7 +137,12 @@ impl Judge<'_> {
         let judging =
             if self.judged.is_some_and(|list| !listed(list)) { Judging::Informational } else { info.judging() };
         let adjust = |p| self.family.adjust(p);
-        let j = judge(kind, judging, (base, head), self.settings, &mut self.mw.borrow_mut(), &adjust);
+        let mut settings = self.settings;
+        if info.unit == Unit::Milliseconds {
+            // The noise floor is in nanoseconds; these values are not.
+            settings.noise_floor_ns /= 1e6;
+        }
+        let j = judge(kind, judging, (base, head), settings, &mut self.mw.borrow_mut(), &adjust);
         MetricDiff {
             key: &info.key,
             label: &info.label,
