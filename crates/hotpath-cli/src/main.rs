@@ -24,7 +24,8 @@ enum Command {
     /// Prints a JSON report (written with HOTPATH_OUTPUT_FORMAT=json) as tables.
     Report(report::Args),
     /// Compares two sets of JSON reports, or two git commits, and flags regressions.
-    Compare(compare::Args),
+    // Boxed: its many flags make it much larger than the other commands.
+    Compare(Box<compare::Args>),
     /// Live dashboard of a running program, polling its metrics server.
     Console(console::Args),
     /// Bridges MCP on stdio to a running program's /mcp endpoint (hotpath-mcp feature).

@@ -82,7 +82,8 @@ fn a_single_run_never_calls_noise_a_regression() {
     // 17 ns against 22 ns: one run per side says nothing about the spread.
     let base = write(dir.path(), "base.json", &report(&[("app::f", 17), ("app::g", 500)], None).to_string());
     let head = write(dir.path(), "head.json", &report(&[("app::f", 22), ("app::g", 500)], None).to_string());
-    let out = hotpath(&[arg(&base), arg(&head), "--fail-on-regression"]);
+    // No noise floor: the 5 ns change is beyond every threshold, and still no regression.
+    let out = hotpath(&[arg(&base), arg(&head), "--fail-on-regression", "--noise-floor-ns", "0"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = squashed(&out);
     assert!(!text.contains("REGRESSED"), "{text}");
@@ -148,7 +149,9 @@ fn rates_print_with_units_and_async_functions_are_compared_once() {
 fn globs_directories_and_several_runs_use_the_statistical_test() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("head")).unwrap();
-    for i in 0..5u64 {
+    // Eight runs per side: with Holm over the tested metrics at alpha 0.01, five could
+    // never be significant.
+    for i in 0..8u64 {
         write(dir.path(), &format!("base-{i}.json"), &report(&[("app::f", 1_000 + i)], None).to_string());
         write(&dir.path().join("head"), &format!("{i}.json"), &report(&[("app::f", 3_000 + i)], None).to_string());
     }
@@ -156,13 +159,15 @@ fn globs_directories_and_several_runs_use_the_statistical_test() {
     let out = hotpath(&[&glob, arg(&dir.path().join("head")), "--format", "json", "--fail-on-regression"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let c: Value = serde_json::from_str(&stdout(&out)).unwrap();
-    assert_eq!((c["base"]["runs"].as_u64(), c["head"]["runs"].as_u64()), (Some(5), Some(5)));
+    assert_eq!((c["base"]["runs"].as_u64(), c["head"]["runs"].as_u64()), (Some(8), Some(8)));
     let timing = c["sections"].as_array().unwrap().iter().find(|s| s["name"] == "functions_timing").unwrap();
     let avg = timing["rows"][0]["metrics"].as_array().unwrap().iter().find(|m| m["key"] == "avg_ns").unwrap();
     assert_eq!(avg["verdict"], "regressed");
     assert_eq!(avg["method"], "mann_whitney");
-    assert!((avg["p_value"].as_f64().unwrap() - 2.0 / 252.0).abs() < 1e-9, "{avg}");
-    assert_eq!(avg["base"]["values"].as_array().unwrap().len(), 5);
+    assert!((avg["p_value"].as_f64().unwrap() - 2.0 / 12_870.0).abs() < 1e-12, "{avg}");
+    let tested = c["settings"]["tested_metrics"].as_f64().unwrap();
+    assert!((avg["adjusted_p"].as_f64().unwrap() - tested * 2.0 / 12_870.0).abs() < 1e-9, "Holm: {avg}");
+    assert_eq!(avg["base"]["values"].as_array().unwrap().len(), 8);
 }
 
 #[test]

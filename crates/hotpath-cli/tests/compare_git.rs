@@ -2,7 +2,8 @@
 //! small Rust program that depends on this repository's `hotpath`. Commit 1 is the
 //! baseline; commit 2 makes `checksum` do 20 times the work (and allocate 20 times
 //! more) and adds a function. Also: the runner's failures exit 2 and leave no
-//! worktree behind.
+//! worktree behind. The program depends on `hotpath` through the README's relative
+//! line (`path = "../hotpath/crates/hotpath"`), which the scratch worktrees resolve.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -74,11 +75,13 @@ fn git(repo: &Path, args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
-/// A repository with the program at two commits; returns their hashes.
+/// A repository with the program at two commits; returns their hashes. `hotpath` sits
+/// beside it (a link to this repository), named by the README's relative path.
 fn program_repo(dir: &Path) -> (String, String) {
-    let hotpath = Path::new(env!("CARGO_MANIFEST_DIR")).join("../hotpath").canonicalize().unwrap();
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap();
     std::fs::create_dir_all(dir.join("src")).unwrap();
-    std::fs::write(dir.join("Cargo.toml"), CARGO_TOML.replace("HOTPATH", hotpath.to_str().unwrap())).unwrap();
+    std::os::unix::fs::symlink(&workspace, dir.parent().unwrap().join("hotpath")).unwrap();
+    std::fs::write(dir.join("Cargo.toml"), CARGO_TOML.replace("HOTPATH", "../hotpath/crates/hotpath")).unwrap();
     // The workspace's lock file pins the same dependency versions, so nothing is fetched.
     std::fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../Cargo.lock"), dir.join("Cargo.lock")).unwrap();
     std::fs::write(dir.join(".gitignore"), "/target\n").unwrap();
@@ -150,13 +153,15 @@ fn a_slower_commit_is_flagged_and_a_commit_against_itself_is_not() {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let command = ["--", &cargo, "run", "--quiet", "--features", "hotpath,hotpath-alloc"];
 
-    let mut args = vec!["--git", &base, &head, "--runs", "5", "--format", "json", "--fail-on-regression"];
+    // Ten runs per side: with Holm over the program's tested metrics at alpha 0.01, five
+    // could never be significant.
+    let mut args = vec!["--git", &base, &head, "--runs", "10", "--format", "json", "--fail-on-regression"];
     args.extend(["--reports-dir", reports.to_str().unwrap(), "--target-dir", target.to_str().unwrap()]);
     args.extend(command);
     let out = compare(&repo, &args);
     assert_eq!(out.status.code(), Some(1), "a regression exits 1 with --fail-on-regression: {}", stderr(&out));
     let c = json(&out);
-    assert_eq!((c["base"]["runs"].as_u64(), c["head"]["runs"].as_u64()), (Some(5), Some(5)));
+    assert_eq!((c["base"]["runs"].as_u64(), c["head"]["runs"].as_u64()), (Some(10), Some(10)));
     assert_eq!((c["base"]["label"].as_str(), c["head"]["label"].as_str()), (Some(&base[..10]), Some(&head[..10])));
     let timing = section(&c, "functions_timing");
     let checksum = row(timing, "e2e_app::checksum");
@@ -165,7 +170,7 @@ fn a_slower_commit_is_flagged_and_a_commit_against_itself_is_not() {
     for (key, at_least_pct) in [("percentiles_ns.p50", 400.0), ("avg_ns", 200.0), ("total_ns", 200.0)] {
         let m = metric(checksum, key);
         assert_eq!((m["verdict"].as_str(), m["method"].as_str()), (Some("regressed"), Some("mann_whitney")), "{m:#}");
-        assert!(m["p_value"].as_f64().unwrap() <= 0.05, "{m:#}");
+        assert!(m["adjusted_p"].as_f64().unwrap() <= 0.01, "{m:#}");
         assert!(m["change_pct"].as_f64().unwrap() >= at_least_pct, "{m:#}");
     }
     assert_eq!(metric(checksum, "calls")["verdict"], "unchanged");
@@ -182,8 +187,8 @@ fn a_slower_commit_is_flagged_and_a_commit_against_itself_is_not() {
     let mut written: Vec<String> =
         std::fs::read_dir(&reports).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     written.sort();
-    assert_eq!(written.len(), 10, "{written:?}");
-    assert_eq!((written[0].as_str(), written[9].as_str()), ("base-01.json", "head-05.json"));
+    assert_eq!(written.len(), 20, "{written:?}");
+    assert_eq!((written[0].as_str(), written[19].as_str()), ("base-01.json", "head-10.json"));
     assert_no_worktree_left(&repo);
 
     // The baseline against itself: every exact value (call counts; allocations when
@@ -208,6 +213,19 @@ fn a_slower_commit_is_flagged_and_a_commit_against_itself_is_not() {
     }
     assert!(exact >= 2, "calls of checksum and steady were compared: {c:#}");
     assert!(c["notes"][0].as_str().unwrap().contains("smallest possible p-value"), "{}", c["notes"]);
+    let notes = c["notes"].to_string();
+    assert!(notes.contains("both refs are one commit: this is an A/A comparison"), "{notes}");
+    assert_no_worktree_left(&repo);
+
+    // The self-check at one commit: both sides' runs pooled and split.
+    let mut args = vec!["--git", "HEAD", "HEAD", "--aa", "--runs", "2", "--format", "json"];
+    args.extend(["--target-dir", target.to_str().unwrap()]);
+    args.extend(command);
+    let out = compare(&repo, &args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let check = json(&out);
+    assert_eq!((check["runs"].as_u64(), check["runs_per_side"].as_u64()), (Some(4), Some(2)), "{check:#}");
+    assert_eq!(check["alarmed"], 0, "{check:#}");
     assert_no_worktree_left(&repo);
 }
 
@@ -263,6 +281,19 @@ fn runner_failures_exit_2_and_remove_the_worktrees() {
     assert_fails(&out, &["BASE_REF: \"no-such-branch\" is not a commit of the repository"]);
     let out = compare(&repo, &["--git", "HEAD", "v9.9", "--", "true"]);
     assert_fails(&out, &["HEAD_REF: \"v9.9\" is not a commit of the repository"]);
+
+    // --aa needs one commit.
+    let out = compare(&repo, &["--git", "HEAD~1", "HEAD", "--aa", "--runs", "1", "--", "sh", "run.sh"]);
+    assert_fails(&out, &["--aa compares one commit with itself", "give one ref twice"]);
+    assert_no_worktree_left(&repo);
+
+    // A relative path dependency that leaves the repository and exists nowhere.
+    std::fs::write(repo.join("Cargo.toml"), "[dependencies]\nlib = { path = \"../nowhere\" }\n").unwrap();
+    git(&repo, &["add", "Cargo.toml"]);
+    git(&repo, &["commit", "-qm", "a dependency beside the repository"]);
+    let out = compare(&repo, &["--git", "HEAD", "HEAD", "--runs", "1", "--", "sh", "run.sh"]);
+    assert_fails(&out, &["Cargo.toml: dependency `lib` has path = \"../nowhere\"", "check that directory out there"]);
+    assert_no_worktree_left(&repo);
 
     // Outside any repository.
     let outside = dir.path().join("outside");

@@ -113,7 +113,10 @@ fn verdicts(c: &Value) -> Vec<(String, String, String)> {
         assert_eq!(section["name"], "functions_icount", "only instruction counts are compared: {c:#}");
         for row in section["rows"].as_array().unwrap() {
             for m in row["metrics"].as_array().unwrap() {
-                assert_eq!(m["method"], "exact", "{m:#}");
+                // Instruction counts and calls are exact; polls depend on scheduling.
+                let exact = m["key"] != "polls";
+                assert_eq!(m["judging"] == "exact", exact, "{m:#}");
+                assert_eq!(m["method"], if exact { "exact" } else { "single_run" }, "{m:#}");
                 let name = row["name"].as_str().unwrap().to_string();
                 all.push((name, m["key"].as_str().unwrap().to_string(), m["verdict"].as_str().unwrap().to_string()));
             }
@@ -166,12 +169,14 @@ fn more_work_in_one_function_flags_exactly_that_function() {
 }
 
 #[test]
-fn valgrind_needs_git_and_excludes_runs() {
+fn valgrind_needs_git() {
     let dir = std::env::temp_dir();
+    // Several runs per side are allowed (a count that differs between runs is then
+    // tested instead of trusted); outside a repository --git still fails.
     let out = compare(&dir, &["--git", "a", "b", "--valgrind", "--runs", "3", "--", "true"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        String::from_utf8_lossy(&out.stderr).contains("cannot be used with"),
+        String::from_utf8_lossy(&out.stderr).contains("--git needs a git repository"),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );

@@ -55,6 +55,7 @@ pub use collect::{collect, reset, start, Moment};
 pub use entries::Site;
 pub use functions::{
     future_logged, log_value, logs, logs_named, DynSites, FnGuard, FnSite, LoggedFuture, MeasuredFuture, SiteName,
+    ThreadMark,
 };
 pub use hotpath_model as model;
 #[cfg(feature = "icount")]

@@ -55,4 +55,4 @@ pub use sections::streams::{StreamRow, Streams};
 pub use sections::threads::{AllocTotals, ThreadRow, Threads};
 pub use sections::tokio_runtime::{TokioFlag, TokioPoint, TokioRuntime, TokioRuntimes, TokioWorker};
 pub use stats::{DurationStats, LockTiming};
-pub use units::Unit;
+pub use units::{Judging, Unit};

@@ -31,6 +31,54 @@ pub enum Unit {
     Instructions,
 }
 
+/// How `hotpath compare` judges a value, decided here beside its unit so that every
+/// reader agrees on which figures are deterministic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Judging {
+    /// The same for every run of a deterministic program (calls, allocations of
+    /// deterministic code, instructions): compared exactly, from one run per side,
+    /// as long as each side's runs agree.
+    Exact,
+    /// Varies from run to run (durations, rates, shares, and counts that depend on
+    /// thread scheduling such as contention, blocked sends, polls, queue levels):
+    /// only a statistical test over several runs per side can call it a regression.
+    Statistical,
+    /// Shown, never judged: extremes of single operations (`min_ns`, `max_ns`,
+    /// `allocs_max`, `max_queue_len`), configuration (`capacity`) and figures of
+    /// sampled subsets (`timed_ops`).
+    Informational,
+}
+
+/// Words of a field path that make a count depend on thread scheduling or timing.
+const SCHEDULED: [&str; 16] = [
+    "contended",
+    "blocked",
+    "wait",
+    "polls",
+    "wakeups",
+    "woken",
+    "queue",
+    "len",
+    "busy",
+    "idle",
+    "cancelled",
+    "errors",
+    "ops",
+    "active",
+    "cpu",
+    "samples",
+];
+
+/// Leaf names of counts and bytes that a deterministic program repeats exactly.
+/// (`count` alone is not one: `lock.hold.count`, `latency.count` count the timed
+/// samples of a distribution, which timing decides.)
+const DETERMINISTIC: [&str; 11] =
+    ["calls", "acquisitions", "sent", "received", "items", "instances", "closed", "completed", "bytes", "total", "avg"];
+
+/// Words that mark a figure as an extreme, a setting or a sampled subset.
+const INFORMATIONAL: [&str; 6] = ["min", "max", "peak", "capacity", "timed", "p100"];
+
 /// Fields that identify or locate something rather than measure it.
 const IDENTITY: [&str; 8] = ["line", "column", "pid", "tid", "id", "port", "thread_id", "index"];
 
@@ -45,6 +93,38 @@ impl Unit {
             return None;
         }
         by_name(field).or_else(|| parent.and_then(by_name)).or(Some(if integer { Unit::Count } else { Unit::Ratio }))
+    }
+
+    /// How `hotpath compare` judges a value of this unit at dotted path `path` in a
+    /// report row (`calls`, `lock.contended`, `percentiles_ns.p99`, `bytes_max`).
+    /// Instructions are exact; durations, rates and levels statistical; counts and
+    /// bytes exact only when every word of the path names a deterministic figure
+    /// (allocations, calls, items sent); extremes of single operations are never judged.
+    pub fn judging(self, path: &str) -> Judging {
+        let words: Vec<&str> = path.split(['.', '_']).collect();
+        let has = |list: &[&str]| words.iter().any(|w| list.contains(w));
+        if has(&INFORMATIONAL) {
+            return Judging::Informational;
+        }
+        match self {
+            Unit::Instructions => Judging::Exact,
+            Unit::Count | Unit::Bytes => {
+                let leaf = path.rsplit('.').next().unwrap_or(path);
+                let leaf_words: Vec<&str> = leaf.split('_').collect();
+                let alloc = words.iter().any(|w| w.starts_with("alloc"));
+                // `bytes_percentiles.p50` and `allocs_total`: per-call allocation figures.
+                let per_call_alloc = alloc
+                    || (words.first() == Some(&"bytes") && !path.contains('.'))
+                    || path.starts_with("bytes_percentiles.");
+                let deterministic = per_call_alloc || leaf_words.iter().all(|w| DETERMINISTIC.contains(w));
+                if has(&SCHEDULED) || !deterministic {
+                    Judging::Statistical
+                } else {
+                    Judging::Exact
+                }
+            }
+            _ => Judging::Statistical,
+        }
     }
 
     /// The value as a person reads it: `1.50 ms`, `2.0 KB`, `1,234`, `16.31 M/s`,
@@ -169,6 +249,32 @@ mod tests {
         assert_eq!(Unit::of_field("ir_per_call", None, true), Some(Unit::Instructions));
         assert_eq!(Unit::of_field("program_ir", None, true), Some(Unit::Instructions));
         assert_eq!(Unit::of_field("first", None, true), Some(Unit::Count));
+    }
+
+    #[test]
+    fn only_deterministic_figures_are_exact() {
+        let j = |unit: Unit, path: &str| unit.judging(path);
+        for path in ["calls", "alloc_bytes", "alloc_count", "allocs_total", "bytes_total", "allocs_avg", "sent"] {
+            assert_eq!(j(Unit::Count, path), Judging::Exact, "{path}");
+        }
+        assert_eq!(j(Unit::Bytes, "bytes_percentiles.p50"), Judging::Exact);
+        assert_eq!(j(Unit::Count, "allocs_percentiles.p95"), Judging::Exact);
+        assert_eq!(j(Unit::Bytes, "read.bytes"), Judging::Exact);
+        assert_eq!(j(Unit::Count, "lock.acquisitions"), Judging::Exact);
+        assert_eq!(j(Unit::Count, "latency.count"), Judging::Statistical);
+        assert_eq!(j(Unit::Count, "lock.hold.count"), Judging::Statistical);
+        assert_eq!(j(Unit::Instructions, "self_ir"), Judging::Exact);
+        // Scheduling decides these: the false alarms.
+        for path in ["lock.contended", "blocked.count", "polls", "queue_len", "lock.wait.count", "read.ops"] {
+            assert_eq!(j(Unit::Count, path), Judging::Statistical, "{path}");
+        }
+        assert_eq!(j(Unit::Count, "generated"), Judging::Statistical, "unknown counts are not trusted as exact");
+        assert_eq!(j(Unit::Nanoseconds, "avg_ns"), Judging::Statistical);
+        assert_eq!(j(Unit::Percent, "cpu_percent"), Judging::Statistical);
+        for path in ["read.min_ns", "max_ns", "allocs_max", "bytes_max", "max_queue_len", "capacity", "read.timed_ops"]
+        {
+            assert_eq!(j(Unit::Count, path), Judging::Informational, "{path}");
+        }
     }
 
     #[test]

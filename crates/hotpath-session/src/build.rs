@@ -47,7 +47,7 @@ pub(crate) fn report(session: &Session, config: &Config, end: End) -> Report {
     // measured: an empty report still says "No measurements".
     let wrapper = !config.exclude_wrapper && end != End::Live && !report.is_empty();
     if wrapper && wanted(hotpath_model::Section::FunctionsTiming) {
-        wrapper_row(&mut report, config, wall.as_nanos() as u64);
+        wrapper_row(&mut report, config, wall.as_nanos() as u64, session.main_thread.covered_ns());
     }
     config.sections.apply(&mut report);
     for def in SECTIONS {
@@ -61,9 +61,10 @@ pub(crate) fn report(session: &Session, config: &Config, end: End) -> Report {
 }
 
 /// The session's own row: one call spanning the session, like the seed system's
-/// "wrapper" row. Everything measured counts as nested in it, so its self time is the
-/// wall time not spent in measured functions' own time (0 when threads overlap more).
-fn wrapper_row(report: &mut Report, config: &Config, wall_ns: u64) {
+/// "wrapper" row. Its self time is the time on `main`'s own thread not inside another
+/// measured call on that thread (`covered_ns`, from the engine's `ThreadMark`): work on
+/// other threads runs beside `main`, not inside it, and is not subtracted.
+fn wrapper_row(report: &mut Report, config: &Config, wall_ns: u64, covered_ns: u64) {
     if config.options.focus.as_ref().is_some_and(|f| !f.matches(&config.caller)) {
         return;
     }
@@ -75,7 +76,7 @@ fn wrapper_row(report: &mut Report, config: &Config, wall_ns: u64) {
     row.name = config.caller.clone();
     row.calls = 1;
     row.total_ns = wall_ns;
-    row.self_ns = wall_ns.saturating_sub(section.rows.iter().map(|r| r.self_ns).sum());
+    row.self_ns = wall_ns.saturating_sub(covered_ns);
     row.avg_ns = wall_ns;
     row.min_ns = wall_ns;
     row.max_ns = wall_ns;

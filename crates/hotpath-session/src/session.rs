@@ -101,7 +101,16 @@ fn start(main: MainConfig, shutdown: Option<Duration>) -> Option<u64> {
         server.enabled = false;
     }
     let before_shutdown = main.shutdown_hook();
-    *slot = Some(Arc::new(Session { id, config, started: Instant::now(), started_unix_ms, warnings, before_shutdown }));
+    let main_thread = hotpath_engine::ThreadMark::here();
+    *slot = Some(Arc::new(Session {
+        id,
+        config,
+        started: Instant::now(),
+        started_unix_ms,
+        warnings,
+        before_shutdown,
+        main_thread,
+    }));
     drop(slot);
     switch::set_enabled(true);
     static HOOKS: Once = Once::new();

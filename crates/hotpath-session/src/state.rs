@@ -12,4 +12,7 @@ pub(crate) struct Session {
     pub(crate) started_unix_ms: u64,
     pub(crate) warnings: Vec<String>,
     pub(crate) before_shutdown: Option<BeforeShutdown>,
+    /// The thread that started the session (`main`'s): its own row's self time is the
+    /// wall time not spent in this thread's outermost measured calls.
+    pub(crate) main_thread: hotpath_engine::ThreadMark,
 }

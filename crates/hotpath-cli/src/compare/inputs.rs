@@ -18,8 +18,19 @@ pub(crate) fn load_spec(which: &str, spec: &str, max_bytes: u64) -> anyhow::Resu
 
 /// Reads the given report files as one side, labelled `label`.
 pub(crate) fn load(which: &str, label: &str, files: Vec<PathBuf>, max_bytes: u64) -> anyhow::Result<Side> {
+    let runs = read_runs(which, &files, max_bytes)?;
+    Ok(Side::new(label, files, runs))
+}
+
+/// The report files named by `spec`, for a caller that reads them itself.
+pub(crate) fn files_of(which: &str, spec: &str) -> anyhow::Result<Vec<PathBuf>> {
+    resolve(which, spec)
+}
+
+/// Reads report files as the runs of side `which`; an error when none has a measurement.
+pub(crate) fn read_runs(which: &str, files: &[PathBuf], max_bytes: u64) -> anyhow::Result<Vec<RunSamples>> {
     let mut runs = Vec::with_capacity(files.len());
-    for path in &files {
+    for path in files {
         runs.push(report_file::read(which, path, max_bytes)?);
     }
     if !runs.iter().any(RunSamples::has_measurements) {
@@ -30,7 +41,7 @@ pub(crate) fn load(which: &str, label: &str, files: Vec<PathBuf>, max_bytes: u64
             names.join(", ")
         );
     }
-    Ok(Side::new(label, files, runs))
+    Ok(runs)
 }
 
 fn resolve(which: &str, spec: &str) -> anyhow::Result<Vec<PathBuf>> {

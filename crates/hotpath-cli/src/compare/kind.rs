@@ -1,6 +1,7 @@
-//! How a metric is compared, derived from its unit (`hotpath_model::Unit`, the one
-//! classifier of report fields): whether it needs a statistical test and which
-//! direction is worse.
+//! What a compared value is, derived from its unit (`hotpath_model::Unit`, the one
+//! classifier of report fields): which direction is worse, and how it is shown.
+//! Whether it is compared exactly, tested or only shown is the model's
+//! `Unit::judging`, from the unit and the field's path.
 
 use hotpath_model::Unit;
 use serde::Serialize;
@@ -15,9 +16,9 @@ pub(crate) enum Kind {
     Rate,
     /// Percentages and other fractional values (shares, ratios). Noisy; higher is worse.
     Level,
-    /// Bytes (allocated, transferred). Exact; higher is worse.
+    /// Bytes (allocated, transferred). Higher is worse.
     Bytes,
-    /// Event counts (calls, allocations, polls, errors). Exact; higher is worse.
+    /// Event counts (calls, allocations, polls, errors). Higher is worse.
     Count,
     /// Instructions executed (Callgrind `Ir`). Exact and deterministic, with a
     /// threshold of their own (`--icount-threshold`); higher is worse.
@@ -37,7 +38,8 @@ impl Kind {
         }
     }
 
-    /// True for values that vary from run to run and need a statistical test.
+    /// True for kinds that are always statistical, whatever their path (durations,
+    /// rates, levels); counts and bytes depend on `Unit::judging`.
     pub(crate) fn is_statistical(self) -> bool {
         matches!(self, Self::Duration | Self::Rate | Self::Level)
     }

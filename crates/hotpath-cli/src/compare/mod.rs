@@ -7,13 +7,17 @@
 //! → `diff` (each metric judged by `verdict`, with `stats`, as it is rendered) →
 //! `render`.
 
+mod aa;
+mod args;
 mod diff;
+mod family;
 mod generic;
 mod git;
 mod icount;
 mod inputs;
 mod kind;
 mod notes;
+mod policy;
 mod render;
 mod report_file;
 mod samples;
@@ -23,162 +27,197 @@ mod timing;
 mod verdict;
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 
-use crate::input::InputArgs;
+pub(crate) use args::Args;
+use args::{Format, DEFAULT_RUNS};
 use diff::Comparison;
+use policy::budget::Checked;
+use policy::Policy;
+use side::Side;
 use verdict::Settings;
 
-/// Runs per commit with `--git` when `--runs` is not given.
-const DEFAULT_RUNS: u32 = 5;
-
-/// Output formats of `hotpath compare`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum Format {
-    /// Text tables for a terminal or a CI log.
-    Table,
-    /// GitHub-flavoured markdown, for a pull-request comment.
-    Markdown,
-    /// Every section, row and metric with statistics, for tools.
-    Json,
-}
-
-/// Arguments of `hotpath compare`.
-#[derive(clap::Args, Debug)]
-#[command(after_help = "Verdicts: timings, rates and levels (percentages, ratios) are noisy: with \
-                  several runs per side they are tested (Mann-Whitney U), with one run on a side a change \
-                  beyond the threshold is 'inconclusive', never 'regressed'. Counts and bytes are compared \
-                  exactly. Units come from the field names (docs/JSON_SCHEMA.md).\n\n\
-                  Section 'run' is no report section: it is the whole run, the wall time from the start of \
-                  profiling to the report (meta.wall_ns), one row per #[hotpath::main] function. Async \
-                  functions measured with #[measure] are compared once, in functions_timing (not again in \
-                  futures).\n\n\
-                  Exit status: 0 no regression (or regressions without --fail-on-regression), \
-                  1 regression with --fail-on-regression, 2 usage or input error.\n\n\
-                  Instruction counts (functions_icount, from a program built with hotpath-callgrind and run \
-                  under valgrind --tool=callgrind) are exact: any change beyond --icount-threshold is a \
-                  regression or an improvement, from one run per side. --git --valgrind runs each side once \
-                  under Callgrind and compares only them.\n\n\
-                  Examples:\n  hotpath compare base.json head.json\n  \
-                  hotpath compare 'base/*.json' 'head/*.json' --format markdown\n  \
-                  hotpath compare --git main HEAD --runs 5 -- cargo run --release --features hotpath\n  \
-                  hotpath compare --git main HEAD --valgrind -- cargo run --release --features hotpath-callgrind")]
-pub(crate) struct Args {
-    /// Base reports: a JSON report, a directory of them, or a quoted glob ('base/*.json').
-    #[arg(required_unless_present = "git", conflicts_with = "git")]
-    base: Option<String>,
-    /// Head reports, given like BASE.
-    #[arg(required_unless_present = "git")]
-    head: Option<String>,
-    /// Build and run COMMAND at two git commits of the current repository (in temporary
-    /// worktrees, alternating base and head runs) and compare the reports.
-    #[arg(long, num_args = 2, value_names = ["BASE_REF", "HEAD_REF"], requires = "command")]
-    git: Option<Vec<String>>,
-    /// With --git: runs per commit [default: 5]. A tested timing verdict needs 4 or more.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000), requires = "git")]
-    runs: Option<u32>,
-    /// With --git: run each side once under `valgrind --tool=callgrind` and compare its
-    /// instruction counts only (the program needs the hotpath-callgrind feature). A
-    /// `cargo` command runs the program through Valgrind as its target runner.
-    #[arg(long, requires = "git", conflicts_with = "runs")]
-    valgrind: bool,
-    /// With --git: keep the reports in DIR (base-01.json, head-01.json, ...).
-    #[arg(long, value_name = "DIR", requires = "git")]
-    reports_dir: Option<PathBuf>,
-    /// With --git: build directory; each side builds in its own subdirectory so that
-    /// alternating runs never rebuild. Default: $CARGO_TARGET_DIR or <repo>/target,
-    /// plus /hotpath-compare.
-    #[arg(long, value_name = "DIR", requires = "git")]
-    target_dir: Option<PathBuf>,
-    /// With --git: the command that runs the profiled program, after `--`. It is run in
-    /// each worktree with HOTPATH_OUTPUT_FORMAT=json, HOTPATH_OUTPUT_PATH and HOTPATH_LIMIT=0 set.
-    #[arg(last = true, value_name = "COMMAND", requires = "git")]
-    command: Vec<String>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    format: Format,
-    /// Write the output to FILE instead of standard output.
-    #[arg(long, short, value_name = "FILE")]
-    output: Option<PathBuf>,
-    /// Smallest change, in percent, that counts as a regression or an improvement.
-    #[arg(long, default_value_t = 10.0, value_name = "PERCENT")]
-    threshold: f64,
-    /// Smallest change of an instruction count that counts, in percent (`1%` or `1`).
-    #[arg(long, default_value = "1%", value_name = "PERCENT", value_parser = icount::percent)]
-    icount_threshold: f64,
-    /// Significance level of the timing test (Mann-Whitney U, two-sided).
-    #[arg(long, default_value_t = 0.05)]
-    alpha: f64,
-    /// Exit with status 1 when anything regressed.
-    #[arg(long)]
-    fail_on_regression: bool,
-    /// Show every compared metric, not only the changed ones (table and markdown).
-    #[arg(long)]
-    all: bool,
-    #[command(flatten)]
-    input: InputArgs,
-}
-
 pub(crate) fn run(args: &Args) -> anyhow::Result<ExitCode> {
-    if !(args.threshold.is_finite() && args.threshold >= 0.0) {
-        bail!("--threshold {} is not a percentage (0 or more)", args.threshold);
+    let policy = match policy::locate(args.policy.as_deref())? {
+        Some(path) => Some(policy::load(&path)?),
+        None => None,
+    };
+    let policy = policy.as_ref();
+    let settings = args.settings(policy)?;
+    let max = args.input.max_bytes();
+    if args.aa {
+        return self_check(args, settings, policy);
     }
-    if !(args.alpha > 0.0 && args.alpha < 1.0) {
-        bail!("--alpha {} is not a significance level (between 0 and 1)", args.alpha);
-    }
-    let settings =
-        Settings { threshold_pct: args.threshold, alpha: args.alpha, icount_threshold_pct: args.icount_threshold };
     let (base, head) = match (&args.git, &args.base, &args.head) {
         (Some(refs), _, _) => {
-            let options = git::Options {
-                base_ref: refs[0].clone(),
-                head_ref: refs[1].clone(),
-                // Instruction counts are exact: one run per side says all.
-                runs: if args.valgrind { 1 } else { args.runs.unwrap_or(DEFAULT_RUNS) as usize },
-                command: args.command.clone(),
-                reports_dir: args.reports_dir.clone(),
-                target_dir: args.target_dir.clone(),
-                max_bytes: args.input.max_bytes(),
-                valgrind: args.valgrind,
-            };
-            let (mut base, mut head) = git::run(&options)?;
-            if args.valgrind {
-                icount::only_icount(&mut base)?;
-                icount::only_icount(&mut head)?;
-            }
-            (base, head)
+            let (base, head) = git_sides(args, refs, args.reports_dir.clone())?;
+            (Some(base), head)
         }
         (None, Some(base), Some(head)) => {
-            let max = args.input.max_bytes();
-            (inputs::load_spec("base", base, max)?, inputs::load_spec("head", head, max)?)
+            (Some(inputs::load_spec("base", base, max)?), inputs::load_spec("head", head, max)?)
         }
-        // clap requires BASE and HEAD unless --git is given.
+        (None, Some(only), None) if policy.is_some() => (None, inputs::load_spec("report", only, max)?),
+        (None, Some(_), None) => bail!(
+            "give HEAD reports too; with one set of reports, --policy FILE checks its budgets and --aa measures the \
+             false-alarm rate of one build against itself"
+        ),
+        // clap requires BASE unless --git is given.
         _ => bail!("give BASE and HEAD reports, or --git BASE_REF HEAD_REF -- COMMAND"),
     };
-    let comparison = Comparison::new(&base, &head, settings);
+    let Some(base) = base else {
+        // One report and a policy: its budgets only.
+        let policy = policy.context("a policy is needed to check budgets")?;
+        let checked = policy::budget::check(&policy.budgets, &head);
+        emit(args, |out| write_budgets(args, policy, &head, &checked, out))?;
+        return Ok(exit(args, checked.iter().any(|c| !c.passed)));
+    };
+    let mut comparison = Comparison::with_policy(&base, &head, settings, policy);
+    if base.label_commit.is_some() && base.label_commit == head.label_commit {
+        comparison.notes.push(
+            "both refs are one commit: this is an A/A comparison, so any regression is a false alarm (--aa \
+             measures the rate over many splits)"
+                .into(),
+        );
+    }
+    emit(args, |out| write(&comparison, args, out))?;
+    Ok(exit(args, comparison.summary.failed()))
+}
+
+fn exit(args: &Args, failed: bool) -> ExitCode {
+    if failed && args.fail_on_regression {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Builds and runs both commits; `reports_dir` keeps the reports.
+fn git_sides(args: &Args, refs: &[String], reports_dir: Option<PathBuf>) -> anyhow::Result<(Side, Side)> {
+    let options = git::Options {
+        base_ref: refs[0].clone(),
+        head_ref: refs[1].clone(),
+        // Instruction counts are exact: one run per side says all, unless asked for more
+        // to find counts that differ between runs (a per-run hash seed).
+        runs: args.runs.unwrap_or(if args.valgrind { 1 } else { DEFAULT_RUNS }) as usize,
+        command: args.command.clone(),
+        reports_dir,
+        target_dir: args.target_dir.clone(),
+        max_bytes: args.input.max_bytes(),
+        valgrind: args.valgrind,
+    };
+    let (mut base, mut head) = git::run(&options)?;
+    if args.valgrind {
+        icount::only_icount(&mut base)?;
+        icount::only_icount(&mut head)?;
+    }
+    Ok((base, head))
+}
+
+/// `--aa`: the reports of one build (BASE, or both sides of `--git REF REF`) split many ways.
+fn self_check(args: &Args, settings: Settings, policy: Option<&Policy>) -> anyhow::Result<ExitCode> {
+    let max = args.input.max_bytes();
+    let (label, runs) = match (&args.git, &args.base) {
+        (Some(refs), _) => {
+            if !git::same_commit(&refs[0], &refs[1])? {
+                bail!(
+                    "--aa compares one commit with itself, and {} and {} are different commits: give one ref twice \
+                     (--git HEAD HEAD --aa)",
+                    refs[0],
+                    refs[1]
+                );
+            }
+            let scratch = tempfile::tempdir().context("cannot create a directory for the reports")?;
+            let dir = args.reports_dir.clone().unwrap_or_else(|| scratch.path().to_path_buf());
+            let (base, head) = git_sides(args, refs, Some(dir))?;
+            let files: Vec<PathBuf> = base.files.iter().chain(&head.files).cloned().collect();
+            (base.label.clone(), inputs::read_runs("reports", &files, max)?)
+        }
+        (None, Some(spec)) => {
+            let files = inputs::files_of("reports", spec)?;
+            (spec.clone(), inputs::read_runs("reports", &files, max)?)
+        }
+        _ => bail!("--aa needs the reports of one build (hotpath compare --aa 'runs/*.json'), or --git REF REF"),
+    };
+    if runs.len() < 2 {
+        bail!("--aa needs at least 2 reports of one build to split in halves; {label} has {}", runs.len());
+    }
+    let check = aa::self_check(&label, &runs, args.aa_splits as usize, settings, policy);
+    emit(args, |out| match args.format {
+        Format::Json => {
+            serde_json::to_writer_pretty(&mut *out, &check)?;
+            out.write_all(b"\n")
+        }
+        Format::Markdown => write!(out, "### hotpath A/A self-check\n\n```\n{}```\n", aa::text(&check, settings)),
+        Format::Table => out.write_all(aa::text(&check, settings).as_bytes()),
+    })?;
+    Ok(exit(args, check.alarmed > 0))
+}
+
+/// Runs `f` on the output file or standard output.
+fn emit(args: &Args, f: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> anyhow::Result<()> {
     match &args.output {
         Some(path) => {
             let file = std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
             let mut out = std::io::BufWriter::new(file);
-            write(&comparison, args, &mut out).with_context(|| format!("cannot write {}", path.display()))?;
+            f(&mut out).and_then(|()| out.flush()).with_context(|| format!("cannot write {}", path.display()))
         }
         None => {
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-            write(&comparison, args, &mut out).context("cannot write to standard output")?;
+            f(&mut out).and_then(|()| out.flush()).context("cannot write to standard output")
         }
     }
-    let regressed = comparison.summary.regressed_metrics > 0;
-    Ok(if regressed && args.fail_on_regression { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
 fn write(c: &Comparison<'_>, args: &Args, out: &mut dyn Write) -> std::io::Result<()> {
     match args.format {
-        Format::Table => out.write_all(render::table(c, args.all).as_bytes())?,
-        Format::Markdown => out.write_all(render::markdown(c, args.all).as_bytes())?,
-        Format::Json => render::json(c, out)?,
+        Format::Table => out.write_all(render::table(c, args.all).as_bytes()),
+        Format::Markdown => out.write_all(render::markdown(c, args.all).as_bytes()),
+        Format::Json => render::json(c, out),
     }
-    out.flush()
+}
+
+/// One report's budgets, without a comparison.
+fn write_budgets(
+    args: &Args,
+    policy: &Policy,
+    side: &Side,
+    checked: &[Checked],
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    let path = policy.path.display().to_string();
+    let failed = checked.iter().any(|c| !c.passed);
+    match args.format {
+        Format::Json => {
+            let value = serde_json::json!({
+                "compare_version": diff::COMPARE_VERSION,
+                "head": {"label": side.label, "runs": side.runs, "files": side.files},
+                "policy": path,
+                "budgets": checked,
+                "summary": {"budgets_checked": checked.len(), "budgets_failed": checked.iter().filter(|c| !c.passed).count()},
+            });
+            serde_json::to_writer_pretty(&mut *out, &value)?;
+            out.write_all(b"\n")
+        }
+        Format::Markdown => {
+            let head = if failed { "**:x: Budget failed**" } else { "**:white_check_mark: Budgets met**" };
+            write!(out, "### hotpath budgets\n\n{head}: {}.\n", render::budgets::summary(checked))?;
+            out.write_all(render::budgets::markdown(checked, &path).as_bytes())
+        }
+        Format::Table => {
+            writeln!(out, "hotpath budgets\n  report: {}, {}", side.label, render_runs(side.runs))?;
+            if checked.is_empty() {
+                writeln!(out, "\nthe policy {} has no budgets", Path::new(&path).display())?;
+            }
+            out.write_all(render::budgets::table(checked, &path).as_bytes())?;
+            let status = if failed { "BUDGET FAILED" } else { "budgets met" };
+            writeln!(out, "\nResult: {status}: {}", render::budgets::summary(checked))
+        }
+    }
+}
+
+fn render_runs(runs: usize) -> String {
+    format!("{runs} run{}", if runs == 1 { "" } else { "s" })
 }

@@ -1,6 +1,9 @@
 //! Caveats printed above a comparison: what the verdicts can and cannot mean for
 //! the runs given, and what the output holds that the reports do not name.
 
+use hotpath_model::Judging;
+
+use super::family::{runs_needed, ErrorControl};
 use super::kind::Kind;
 use super::samples::RUN_SECTION;
 use super::side::Side;
@@ -11,26 +14,51 @@ use super::verdict::Settings;
 pub(crate) const RUN_NOTE: &str = "section 'run' is no report section: it is the whole run, the wall time from \
      the start of profiling to the report (meta.wall_ns), one row per #[hotpath::main] function";
 
-pub(crate) fn notes(base: &Side, head: &Side, settings: Settings) -> Vec<String> {
+/// The notes for sides `base` and `head`, of which `tests` metrics were tested.
+pub(crate) fn notes(base: &Side, head: &Side, settings: Settings, tests: usize) -> Vec<String> {
     let mut out = Vec::new();
     let threshold = settings.threshold_pct;
+    let control = settings.control;
+    let adjusted = |tests: usize, what: &str| match control {
+        ErrorControl::None => format!("alpha = {}", settings.alpha),
+        _ => format!("alpha = {} after {} over {tests} {what} metrics", settings.alpha, control.name()),
+    };
     if only_exact(base) && only_exact(head) {
         // Instruction counts only (--valgrind): nothing needs a test, one run says all.
     } else if base.runs == 1 || head.runs == 1 {
+        let candidates = statistical_metrics(head).max(1);
+        let need = runs_needed(settings.alpha, control, candidates);
         out.push(format!(
-            "single run: {} base and {} head run(s), so timings, rates and levels cannot be tested: a change \
-             beyond the {threshold}% threshold is 'inconclusive', never 'regressed' (counts and bytes are still \
-             compared exactly); compare several runs per side for a tested verdict",
-            base.runs, head.runs
+            "single run: {} base and {} head run(s), so timings and other statistical figures cannot be tested: a \
+             change beyond the {threshold}% minimum effect is 'inconclusive', never 'regressed' (exact figures are \
+             still compared exactly); for one change to reach significance at {} it takes {need} runs per side",
+            base.runs,
+            head.runs,
+            adjusted(candidates, "statistical")
         ));
-    } else {
+    } else if tests > 0 {
         let p = min_p_value(base.runs, head.runs);
-        if p > settings.alpha {
-            let need = (2..).find(|&n| min_p_value(n, n) <= settings.alpha).unwrap_or(usize::MAX);
+        let level = match control {
+            ErrorControl::None => settings.alpha,
+            _ => settings.alpha / tests as f64,
+        };
+        if p > level {
+            let need = runs_needed(settings.alpha, control, tests);
             out.push(format!(
-                "with {} base and {} head runs the smallest possible p-value is {p:.3}, above alpha = {}: \
-                 no timing change can be significant; use at least {need} runs per side",
-                base.runs, head.runs, settings.alpha
+                "with {} base and {} head runs the smallest possible p-value is {p:.3}: no single change can be \
+                 significant at {}; use at least {need} runs per side",
+                base.runs,
+                head.runs,
+                adjusted(tests, "tested")
+            ));
+        }
+    }
+    for (which, side) in [("base", base), ("head", head)] {
+        if side.callgrind_runs > 0 {
+            out.push(format!(
+                "{} {which} report(s) come from runs under Callgrind: their timings mean nothing there and are left \
+                 out; instruction counts are compared",
+                side.callgrind_runs
             ));
         }
     }
@@ -63,6 +91,18 @@ pub(crate) fn notes(base: &Side, head: &Side, settings: Settings) -> Vec<String>
     out
 }
 
+/// Statistical metrics of one side's rows (what a test of several runs would test).
+fn statistical_metrics(side: &Side) -> usize {
+    side.sections
+        .values()
+        .map(|s| {
+            let statistical: Vec<bool> =
+                (0..s.metrics.len() as u32).map(|i| s.metrics.get(i).judging() == Judging::Statistical).collect();
+            s.rows.values().map(|r| r.series().filter(|(m, _)| statistical[*m as usize]).count()).sum::<usize>()
+        })
+        .sum()
+}
+
 /// True when the side has values and none of them needs a statistical test.
 fn only_exact(side: &Side) -> bool {
     !side.sections.is_empty()
@@ -81,25 +121,35 @@ mod tests {
         Side::new("x", vec![], vec![RunSamples::default(); runs])
     }
 
-    const S: Settings = Settings { threshold_pct: 10.0, alpha: 0.05, icount_threshold_pct: 1.0 };
+    const S: Settings = Settings {
+        threshold_pct: 10.0,
+        alpha: 0.05,
+        icount_threshold_pct: 1.0,
+        noise_floor_ns: 0.0,
+        control: ErrorControl::Holm,
+    };
 
     #[test]
     fn says_when_runs_are_too_few_for_the_test() {
-        let single = notes(&side(1), &side(3), S);
+        let single = notes(&side(1), &side(3), S, 0);
         assert!(single[0].starts_with("single run: 1 base and 3 head") && single[0].contains("'inconclusive'"));
-        let three = notes(&side(3), &side(3), S);
+        assert!(single[0].contains("it takes 4 runs per side"), "{single:?}");
+        let three = notes(&side(3), &side(3), S, 1);
         assert!(
             three[0].contains("smallest possible p-value is 0.100") && three[0].contains("at least 4 runs"),
             "{three:?}"
         );
-        assert!(notes(&side(5), &side(5), S).is_empty());
+        assert!(notes(&side(5), &side(5), S, 1).is_empty());
+        // 156 tested metrics under Holm need 8 runs per side; 5 are not enough.
+        let many = notes(&side(5), &side(5), S, 156);
+        assert!(many[0].contains("after holm over 156 tested metrics") && many[0].contains("at least 8 runs"));
         // Instruction counts alone need no second run.
         let mut run = RunSamples::default();
         let mut icount = Section::default();
         icount.push("app::f", "ir", "ir", hotpath_model::Unit::Instructions, 10.0);
         run.sections.insert("functions_icount".into(), icount);
         let counted = Side::new("x", vec![], vec![run]);
-        assert!(notes(&counted, &counted, S).is_empty());
+        assert!(notes(&counted, &counted, S, 0).is_empty());
     }
 
     #[test]
@@ -107,7 +157,7 @@ mod tests {
         let mut run = RunSamples { async_duplicates: 2, ..RunSamples::default() };
         run.sections.insert(RUN_SECTION.into(), Section::default());
         let with = Side::new("x", vec![], vec![run; 5]);
-        let n = notes(&with, &side(5), S);
+        let n = notes(&with, &side(5), S, 0);
         assert_eq!(n[0], RUN_NOTE);
         assert!(n[1].starts_with("2 #[measure] async function(s) appear in both"), "{n:?}");
     }

@@ -43,6 +43,12 @@ pub(crate) fn read(which: &str, path: &Path, max_bytes: u64) -> anyhow::Result<R
         futures.rows.retain(|name, _| !duplicates.contains(name));
     }
     samples.async_duplicates = duplicates.len();
+    // Counts in a report under Callgrind; timings there are those of a program slowed
+    // down fifty times, never compared.
+    if samples.sections.get(crate::compare::icount::SECTION).is_some_and(|s| !s.rows.is_empty()) {
+        samples.under_callgrind = true;
+        samples.drop_timings();
+    }
     Ok(samples)
 }
 

@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use hotpath_model::Unit;
+use hotpath_model::{Judging, Unit};
 use indexmap::IndexMap;
 
 /// Name of the pseudo-section holding whole-run values (wall time per main function).
@@ -23,6 +23,13 @@ pub(crate) struct MetricInfo {
     /// Short name for tables (`avg`, `p95`).
     pub(crate) label: String,
     pub(crate) unit: Unit,
+}
+
+impl MetricInfo {
+    /// How the metric is judged: the model's table, from its unit and path.
+    pub(crate) fn judging(&self) -> Judging {
+        self.unit.judging(&self.key)
+    }
 }
 
 /// One row's values: `(index in the section's metrics, value)`, in report order.
@@ -106,9 +113,29 @@ pub(crate) struct RunSamples {
     /// `#[measure]` async functions found in both `functions_timing` and `futures`,
     /// compared once, in `functions_timing`.
     pub(crate) async_duplicates: usize,
+    /// The report comes from a run under Callgrind: its timings were dropped.
+    pub(crate) under_callgrind: bool,
 }
 
 impl RunSamples {
+    /// Drops every value measured in time (durations, rates, shares of time), as for
+    /// a run under Callgrind, where the program runs fifty times slower.
+    pub(crate) fn drop_timings(&mut self) {
+        for section in self.sections.values_mut() {
+            let timed: Vec<bool> = (0..section.metrics.len() as u32)
+                .map(|i| {
+                    let unit = section.metrics.get(i).unit;
+                    !matches!(unit, Unit::Instructions | Unit::Count | Unit::Bytes)
+                })
+                .collect();
+            for values in section.rows.values_mut() {
+                values.retain(|(m, _)| !timed[*m as usize]);
+            }
+            section.rows.retain(|_, values| !values.is_empty());
+        }
+        self.sections.retain(|_, s| !s.rows.is_empty());
+    }
+
     /// True when no section but the run's own holds a row.
     pub(crate) fn has_measurements(&self) -> bool {
         self.sections.iter().any(|(name, s)| name != RUN_SECTION && !s.rows.is_empty())

@@ -17,6 +17,10 @@ pub(crate) struct Side {
     pub(crate) sections: IndexMap<String, SideSection>,
     /// Async functions compared in `functions_timing` only (the most of any run).
     pub(crate) async_duplicates: usize,
+    /// Runs made under Callgrind, whose timings were left out.
+    pub(crate) callgrind_runs: usize,
+    /// With --git: the commit the side was built from.
+    pub(crate) label_commit: Option<String>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -54,6 +58,7 @@ impl Side {
         let mut side = Self { label: label.into(), files, runs: runs.len(), ..Self::default() };
         for run in runs {
             side.async_duplicates = side.async_duplicates.max(run.async_duplicates);
+            side.callgrind_runs += usize::from(run.under_callgrind);
             for (name, section) in run.sections {
                 let merged = side.sections.entry(name).or_default();
                 merged.truncated |= section.truncated;

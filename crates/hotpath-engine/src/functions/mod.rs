@@ -37,6 +37,7 @@ pub use logged::{log_value, logs};
 pub use logged_future::{future_logged, LoggedFuture};
 pub(crate) use metric::{collect as collect_metrics, count_metric, record_metric, reset as reset_metrics, Metric};
 // Route scopes (the axum instrument) open windows over the measured calls.
+pub use recorder::ThreadMark;
 #[cfg(feature = "axum")]
 pub(crate) use recorder::{close_window, open_window};
 pub(crate) use recorder::{collect, live_threads, reset};

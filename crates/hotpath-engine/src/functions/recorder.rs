@@ -8,6 +8,7 @@
 use std::cell::Cell;
 use std::ptr;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 use super::cell::{SiteCell, SiteTotals};
 use super::frame::Usage;
@@ -141,6 +142,51 @@ pub(crate) fn close_window(saved: Usage) -> Usage {
     let inside = recorder.children.replace(Usage::default());
     recorder.children.replace(saved.plus(inside));
     inside
+}
+
+/// One thread's time in its outermost measured calls (nested ones are inside them),
+/// counted from when the mark was made: the session subtracts it from the wall time
+/// for its main row's self time, so that other threads' work is not subtracted too.
+/// Readable from any thread; it keeps the thread's recorder alive.
+pub struct ThreadMark {
+    recorder: Option<Arc<ThreadRecorder>>,
+    start: u64,
+}
+
+impl ThreadMark {
+    /// Marks the calling thread.
+    pub fn here() -> Self {
+        let p = current();
+        if p.is_null() {
+            return Self { recorder: None, start: 0 };
+        }
+        // SAFETY: a non-null pointer from `current` comes from `Arc::into_raw` in the
+        // registry, and this thread's thread-local holds that reference until the thread
+        // retires it, which cannot happen during this call; the extra strong count taken
+        // first is the one `from_raw` hands to the new `Arc`.
+        let recorder = unsafe {
+            Arc::increment_strong_count(p);
+            Arc::from_raw(p)
+        };
+        // Outside any frame, `children` sums the thread's finished outermost calls.
+        let start = recorder.children.ticks.load(Ordering::Relaxed);
+        Self { recorder: Some(recorder), start }
+    }
+
+    /// Nanoseconds the thread spent in outermost measured calls that finished since the
+    /// mark (a call still running is not counted). Time-sampled calls that were not
+    /// timed are not counted either.
+    pub fn covered_ns(&self) -> u64 {
+        let Some(recorder) = &self.recorder else { return 0 };
+        let ticks = recorder.children.ticks.load(Ordering::Relaxed).saturating_sub(self.start);
+        crate::clock::to_ns(ticks, crate::clock::ns_per_tick())
+    }
+}
+
+impl std::fmt::Debug for ThreadMark {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ThreadMark").field("covered_ns", &self.covered_ns()).finish()
+    }
 }
 
 /// Every site's totals over live and exited threads, indexed by site id.

@@ -27,12 +27,15 @@ struct SettingsInfo {
     threshold_pct: f64,
     icount_threshold_pct: f64,
     alpha: f64,
+    noise_floor_ns: f64,
+    error_control: &'static str,
+    tested_metrics: usize,
     test: &'static str,
 }
 
 impl Serialize for Comparison<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut out = s.serialize_struct("Comparison", 7)?;
+        let mut out = s.serialize_struct("Comparison", 9)?;
         out.serialize_field("compare_version", &COMPARE_VERSION)?;
         out.serialize_field("base", &SideInfo::of(self.base))?;
         out.serialize_field("head", &SideInfo::of(self.head))?;
@@ -40,11 +43,16 @@ impl Serialize for Comparison<'_> {
             threshold_pct: self.settings.threshold_pct,
             icount_threshold_pct: self.settings.icount_threshold_pct,
             alpha: self.settings.alpha,
+            noise_floor_ns: self.settings.noise_floor_ns,
+            error_control: self.settings.control.name(),
+            tested_metrics: self.family.tests(),
             test: TEST,
         };
         out.serialize_field("settings", &settings)?;
         out.serialize_field("notes", &self.notes)?;
         out.serialize_field("summary", &self.summary)?;
+        out.serialize_field("policy", &self.policy.map(|p| p.path.display().to_string()))?;
+        out.serialize_field("budgets", &self.budgets)?;
         out.serialize_field("sections", &Sections(self))?;
         out.end()
     }

@@ -1,9 +1,10 @@
 //! The comparison of two sides: every section, row and metric with its verdict.
 //! This is what the renderers print and what `--format json` serializes (`json.rs`).
 //!
-//! Only the summary is computed up front; the rows are judged again as a renderer
-//! walks them (`rows.rs`), so that the memory of a comparison is that of its two
-//! sides, whatever the size of the reports.
+//! Up front, one pass gathers the p-value of every metric tested (the family whose
+//! error `family.rs` controls) and a second counts the verdicts; the rows are judged
+//! again as a renderer walks them (`rows.rs`), so that the memory of a comparison is
+//! that of its two sides, whatever the size of the reports.
 
 mod json;
 mod rows;
@@ -12,15 +13,18 @@ use std::cell::RefCell;
 
 use serde::Serialize;
 
+use super::family::Family;
 use super::notes;
+use super::policy::budget::{self, Checked};
+use super::policy::Policy;
 use super::side::{Side, SideSection};
 use super::stats::MannWhitney;
-use super::verdict::{Settings, Verdict};
+use super::verdict::{Method, Settings, Verdict};
 use rows::{Judge, Located};
 pub(crate) use rows::{MetricDiff, RowDiff, RowStatus};
 
 /// Version of the `--format json` output; bumped when a field changes meaning.
-pub(crate) const COMPARE_VERSION: u32 = 1;
+pub(crate) const COMPARE_VERSION: u32 = 2;
 
 /// How noisy values are tested, as the output states it.
 pub(crate) const TEST: &str = "Mann-Whitney U, two-sided, on per-run values";
@@ -32,6 +36,12 @@ pub(crate) struct Comparison<'a> {
     /// Caveats about this comparison, one sentence each.
     pub(crate) notes: Vec<String>,
     pub(crate) summary: Summary,
+    /// Every metric tested, for error control.
+    pub(crate) family: Family,
+    /// The policy file's per-section choices, if one is used.
+    pub(crate) policy: Option<&'a Policy>,
+    /// The policy's budgets checked on head.
+    pub(crate) budgets: Vec<Checked>,
     mw: RefCell<MannWhitney>,
 }
 
@@ -47,6 +57,20 @@ pub(crate) struct Summary {
     pub(crate) added_rows: usize,
     pub(crate) removed_rows: usize,
     pub(crate) compared_metrics: usize,
+    /// Metrics given a statistical test (the family of the error control).
+    pub(crate) tested_metrics: usize,
+    /// Metrics shown but never judged (extremes, settings).
+    pub(crate) informational_metrics: usize,
+    /// Budgets of the policy checked on head, and those that failed.
+    pub(crate) budgets_checked: usize,
+    pub(crate) budgets_failed: usize,
+}
+
+impl Summary {
+    /// A regression or a failed budget: what `--fail-on-regression` fails on.
+    pub(crate) fn failed(&self) -> bool {
+        self.regressed_metrics > 0 || self.budgets_failed > 0
+    }
 }
 
 /// One section of the comparison; its rows are judged as they are iterated.
@@ -59,10 +83,34 @@ pub(crate) struct SectionDiff<'c> {
 
 impl<'a> Comparison<'a> {
     /// Compares every section, row and metric of `head` against `base`.
+    #[cfg(test)]
     pub(crate) fn new(base: &'a Side, head: &'a Side, settings: Settings) -> Self {
-        let notes = notes::notes(base, head, settings);
-        let mut c = Self { base, head, settings, notes, summary: Summary::default(), mw: RefCell::default() };
+        Self::with_policy(base, head, settings, None)
+    }
+
+    /// Compares with the per-section choices and budgets of `policy`.
+    pub(crate) fn with_policy(base: &'a Side, head: &'a Side, settings: Settings, policy: Option<&'a Policy>) -> Self {
+        let family = Family::new(settings.control, Vec::new());
+        let mut c = Self {
+            base,
+            head,
+            settings,
+            notes: Vec::new(),
+            summary: Summary::default(),
+            family,
+            policy,
+            budgets: Vec::new(),
+            mw: RefCell::default(),
+        };
+        let raw = tested_p_values(&c);
+        c.family = Family::new(settings.control, raw);
+        c.notes = notes::notes(base, head, settings, c.family.tests());
         c.summary = summarize(&c);
+        if let Some(policy) = policy {
+            c.budgets = budget::check(&policy.budgets, head);
+            c.summary.budgets_checked = c.budgets.len();
+            c.summary.budgets_failed = c.budgets.iter().filter(|b| !b.passed).count();
+        }
         c
     }
 
@@ -70,11 +118,19 @@ impl<'a> Comparison<'a> {
     pub(crate) fn sections(&self) -> impl Iterator<Item = SectionDiff<'_>> + '_ {
         let (base, head) = (&self.base.sections, &self.head.sections);
         let names = head.keys().chain(base.keys().filter(|k| !head.contains_key(*k)));
-        names.map(move |name| SectionDiff {
-            name,
-            base: base.get(name),
-            head: head.get(name),
-            judge: Judge { settings: self.settings, mw: &self.mw },
+        names.map(move |name| {
+            let section = self.policy.and_then(|p| p.sections.get(name.as_str()));
+            let mut settings = self.settings;
+            if let Some(pct) = section.and_then(|s| s.min_change_pct) {
+                settings.threshold_pct = pct;
+            }
+            let judged = section.and_then(|s| s.judge.as_deref());
+            SectionDiff {
+                name,
+                base: base.get(name),
+                head: head.get(name),
+                judge: Judge { settings, mw: &self.mw, family: &self.family, judged },
+            }
         })
     }
 }
@@ -107,6 +163,17 @@ impl<'c> SectionDiff<'c> {
     }
 }
 
+/// The raw p-value of every metric the comparison tests.
+fn tested_p_values(c: &Comparison<'_>) -> Vec<f64> {
+    let mut raw = Vec::new();
+    for section in c.sections() {
+        for row in section.rows() {
+            raw.extend(row.metrics.iter().filter(|m| m.method == Some(Method::MannWhitney)).filter_map(|m| m.p_value));
+        }
+    }
+    raw
+}
+
 fn summarize(c: &Comparison<'_>) -> Summary {
     let mut s = Summary::default();
     for section in c.sections() {
@@ -127,7 +194,9 @@ fn count(s: &mut Summary, row: &RowDiff<'_>) {
         s.regressed_rows += usize::from(row.has(Verdict::Regressed));
         s.improved_rows += usize::from(row.has(Verdict::Improved));
         for m in &row.metrics {
-            s.compared_metrics += usize::from(m.method.is_some());
+            s.compared_metrics += usize::from(m.method.is_some_and(|m| m != Method::NotJudged));
+            s.tested_metrics += usize::from(m.method == Some(Method::MannWhitney));
+            s.informational_metrics += usize::from(m.method == Some(Method::NotJudged));
             match m.verdict {
                 Verdict::Regressed => s.regressed_metrics += 1,
                 Verdict::Improved => s.improved_metrics += 1,

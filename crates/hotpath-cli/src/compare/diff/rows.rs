@@ -4,9 +4,10 @@
 
 use std::cell::RefCell;
 
-use hotpath_model::Unit;
+use hotpath_model::{Judging, Unit};
 use serde::{Serialize, Serializer};
 
+use crate::compare::family::Family;
 use crate::compare::kind::Kind;
 use crate::compare::samples::MetricInfo;
 use crate::compare::side::{SideRow, SideSection};
@@ -46,16 +47,36 @@ pub(crate) struct MetricDiff<'c> {
     pub(crate) kind: Kind,
     #[serde(serialize_with = "unit_name")]
     pub(crate) unit: Unit,
+    /// Exact, statistical or informational, from the model's table.
+    #[serde(serialize_with = "judging_name")]
+    pub(crate) judging: Judging,
     pub(crate) base: Option<Stats>,
     pub(crate) head: Option<Stats>,
     pub(crate) change_pct: Option<f64>,
     pub(crate) method: Option<Method>,
     pub(crate) p_value: Option<f64>,
+    /// The p-value adjusted over every metric tested; the verdict uses this one.
+    pub(crate) adjusted_p: Option<f64>,
+    /// Why an exact figure was tested instead of compared exactly.
+    pub(crate) why: Option<&'static str>,
     pub(crate) verdict: Verdict,
 }
 
 fn unit_name<S: Serializer>(unit: &Unit, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(unit.name())
+}
+
+fn judging_name<S: Serializer>(judging: &Judging, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(judging_text(*judging))
+}
+
+/// `exact`, `statistical` or `informational`.
+pub(crate) fn judging_text(judging: Judging) -> &'static str {
+    match judging {
+        Judging::Exact => "exact",
+        Judging::Statistical => "statistical",
+        _ => "informational",
+    }
 }
 
 /// A row and the section it belongs to, on one side.
@@ -65,6 +86,11 @@ pub(crate) type Located<'c> = (&'c SideSection, &'c SideRow);
 pub(crate) struct Judge<'c> {
     pub(crate) settings: Settings,
     pub(crate) mw: &'c RefCell<MannWhitney>,
+    /// The p-values of every metric tested (empty while they are being gathered).
+    pub(crate) family: &'c Family,
+    /// The policy's list of metrics judged in this section (keys or labels); the
+    /// others are informational. `None`: every metric.
+    pub(crate) judged: Option<&'c [String]>,
 }
 
 impl Judge<'_> {
@@ -107,17 +133,29 @@ impl Judge<'_> {
 
     fn both<'c>(&self, info: &'c MetricInfo, base: &[f64], head: &[f64]) -> MetricDiff<'c> {
         let kind = Kind::of(info.unit);
-        let j = judge(kind, base, head, self.settings, &mut self.mw.borrow_mut());
+        let listed = |list: &[String]| list.iter().any(|k| *k == info.key || *k == info.label);
+        let judging =
+            if self.judged.is_some_and(|list| !listed(list)) { Judging::Informational } else { info.judging() };
+        let adjust = |p| self.family.adjust(p);
+        let mut settings = self.settings;
+        if info.unit == Unit::Milliseconds {
+            // The noise floor is in nanoseconds; these values are not.
+            settings.noise_floor_ns /= 1e6;
+        }
+        let j = judge(kind, judging, (base, head), settings, &mut self.mw.borrow_mut(), &adjust);
         MetricDiff {
             key: &info.key,
             label: &info.label,
             kind,
             unit: info.unit,
+            judging,
             base: Some(j.base),
             head: Some(j.head),
             change_pct: j.change_pct,
             method: Some(j.method),
             p_value: j.p_value,
+            adjusted_p: j.adjusted_p,
+            why: j.why,
             verdict: j.verdict,
         }
     }
@@ -131,11 +169,14 @@ fn one_metric(info: &MetricInfo, values: Vec<f64>, is_base: bool) -> MetricDiff<
         label: &info.label,
         kind: Kind::of(info.unit),
         unit: info.unit,
+        judging: info.judging(),
         base,
         head,
         change_pct: None,
         method: None,
         p_value: None,
+        adjusted_p: None,
+        why: None,
         verdict: if is_base { Verdict::Removed } else { Verdict::Added },
     }
 }

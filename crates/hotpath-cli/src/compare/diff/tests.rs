@@ -3,7 +3,13 @@ use hotpath_model::Unit;
 use super::*;
 use crate::compare::samples::{RunSamples, Section};
 
-const S: Settings = Settings { threshold_pct: 10.0, alpha: 0.05, icount_threshold_pct: 1.0 };
+const S: Settings = Settings {
+    threshold_pct: 10.0,
+    alpha: 0.05,
+    icount_threshold_pct: 1.0,
+    noise_floor_ns: 0.0,
+    control: crate::compare::family::ErrorControl::Holm,
+};
 
 /// One run: section `functions_timing` with rows of (name, avg_ns, alloc_bytes).
 fn run(rows: &[(&str, f64, f64)], truncated: bool) -> RunSamples {
@@ -54,6 +60,7 @@ fn regressions_additions_and_removals() {
             added_rows: 1,
             removed_rows: 1,
             compared_metrics: 2,
+            tested_metrics: 1,
             ..Summary::default()
         }
     );
@@ -93,11 +100,31 @@ fn json_lists_every_section_row_and_metric() {
     let (base, head) = (side(vec![run(&[("f", 1.0, 8.0)], false)]), side(vec![run(&[("f", 1.0, 16.0)], false)]));
     let c = Comparison::new(&base, &head, S);
     let v: serde_json::Value = serde_json::to_value(&c).unwrap();
-    assert_eq!(v["compare_version"], 1);
+    assert_eq!(v["compare_version"], 2);
     let m = &v["sections"][0]["rows"][0]["metrics"][1];
     assert_eq!(
         (m["key"].as_str(), m["kind"].as_str(), m["unit"].as_str()),
         (Some("alloc_bytes"), Some("bytes"), Some("bytes"))
     );
     assert_eq!((m["verdict"].as_str(), m["head"]["values"][0].as_f64()), (Some("regressed"), Some(16.0)));
+}
+
+#[test]
+fn a_policy_chooses_the_judged_metrics_and_the_minimum_change_per_section() {
+    use crate::compare::policy::{Policy, SectionPolicy};
+    let section = SectionPolicy { judge: Some(vec!["avg".into()]), min_change_pct: Some(50.0) };
+    let policy = Policy { sections: [("functions_timing".to_string(), section)].into(), ..Policy::default() };
+    // avg 100 -> 140 ns (+40%, significant), bytes 64 -> 640 (exact, 10x).
+    let base: Vec<_> = (0..8).map(|i| run(&[("f", 1_000.0 + f64::from(i), 64.0)], false)).collect();
+    let head: Vec<_> = (0..8).map(|i| run(&[("f", 1_400.0 + f64::from(i), 640.0)], false)).collect();
+    let (base, head) = (side(base), side(head));
+    let plain = Comparison::new(&base, &head, S);
+    assert_eq!(plain.summary.regressed_metrics, 2, "without the policy both regress");
+    let c = Comparison::with_policy(&base, &head, S, Some(&policy));
+    let rows = rows(&c);
+    let f = row(&rows, "f");
+    let verdict = |key: &str| f.metrics.iter().find(|m| m.key == key).unwrap().verdict;
+    assert_eq!(verdict("avg_ns"), Verdict::WithinThreshold, "+40% is within the section's 50%");
+    assert_eq!(verdict("alloc_bytes"), Verdict::NotJudged, "not in the section's judge list");
+    assert_eq!((c.summary.regressed_metrics, c.summary.informational_metrics), (0, 1));
 }

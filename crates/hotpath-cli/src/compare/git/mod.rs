@@ -4,6 +4,7 @@
 //! faster or slower affects both sides alike, and reads the reports the runs wrote.
 
 mod callgrind;
+mod manifests;
 mod repo;
 mod runner;
 
@@ -40,6 +41,13 @@ struct Commit {
     reports: Vec<PathBuf>,
 }
 
+/// Whether two refs of the repository around the current directory are one commit.
+pub(crate) fn same_commit(a: &str, b: &str) -> anyhow::Result<bool> {
+    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let repo = Repo::discover(&cwd)?;
+    Ok(repo.resolve(a).context("BASE_REF")? == repo.resolve(b).context("HEAD_REF")?)
+}
+
 /// Builds and runs the command at both commits and reads the reports as two sides.
 pub(crate) fn run(options: &Options) -> anyhow::Result<(Side, Side)> {
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
@@ -59,6 +67,8 @@ pub(crate) fn run(options: &Options) -> anyhow::Result<(Side, Side)> {
 
     let mut add = |which: &'static str, name: &str, sha: &str| -> anyhow::Result<Commit> {
         let tree = trees.add(which, sha)?;
+        manifests::resolve_outside_paths(&repo.top, &tree)
+            .with_context(|| format!("the {which} worktree at {} ({})", label(name, sha), tree.display()))?;
         Ok(Commit {
             which,
             label: label(name, sha),
@@ -95,8 +105,10 @@ pub(crate) fn run(options: &Options) -> anyhow::Result<(Side, Side)> {
 
     // Read before the worktrees (and a temporary reports directory) are removed.
     let [base, head] = commits;
-    let base = inputs::load(base.which, &base.label, base.reports, options.max_bytes)?;
-    let head = inputs::load(head.which, &head.label, head.reports, options.max_bytes)?;
+    let mut base = inputs::load(base.which, &base.label, base.reports, options.max_bytes)?;
+    let mut head = inputs::load(head.which, &head.label, head.reports, options.max_bytes)?;
+    base.label_commit = Some(base_sha);
+    head.label_commit = Some(head_sha);
     Ok((base, head))
 }
 

@@ -67,7 +67,13 @@ impl Run<'_> {
             .with_context(|| format!("cannot start `{shown}` in {}", self.dir.display()))?;
         check_interrupted()?;
         if !out.status.success() {
-            bail!("`{shown}` failed ({}) in {}{}", out.status, self.dir.display(), tail(&out.stderr, &out.stdout));
+            bail!(
+                "`{shown}` failed ({}) in {}{}{}",
+                out.status,
+                self.dir.display(),
+                hint(&out.stderr),
+                tail(&out.stderr, &out.stdout)
+            );
         }
         if !self.report.is_file() {
             bail!(
@@ -78,6 +84,18 @@ impl Run<'_> {
             );
         }
         Ok(())
+    }
+}
+
+/// What to do about a failure cargo explains in a known way.
+fn hint(stderr: &[u8]) -> &'static str {
+    let text = String::from_utf8_lossy(stderr);
+    if text.contains("failed to read") && text.contains("Cargo.toml") {
+        "\nhint: a manifest cargo needs is not in the worktree. Relative `path =` dependencies that leave the \
+         repository are made absolute in the worktrees; a path set elsewhere (a .cargo/config.toml, a build \
+         script, a git submodule not checked out) is not: make it absolute, or check it out beside the repository"
+    } else {
+        ""
     }
 }
 

@@ -7,7 +7,13 @@ use crate::compare::samples::{RunSamples, Section};
 use crate::compare::side::Side;
 use crate::compare::verdict::Settings;
 
-pub(crate) const SETTINGS: Settings = Settings { threshold_pct: 10.0, alpha: 0.05, icount_threshold_pct: 1.0 };
+pub(crate) const SETTINGS: Settings = Settings {
+    threshold_pct: 10.0,
+    alpha: 0.05,
+    icount_threshold_pct: 1.0,
+    noise_floor_ns: 0.0,
+    control: crate::compare::family::ErrorControl::Holm,
+};
 
 fn run(avg: f64, extra: Option<&str>) -> RunSamples {
     let mut section = Section::default();

@@ -83,7 +83,7 @@ impl Lines {
 }
 
 fn is_notable(verdict: Verdict) -> bool {
-    !matches!(verdict, Verdict::Unchanged | Verdict::WithinThreshold)
+    !matches!(verdict, Verdict::Unchanged | Verdict::WithinThreshold | Verdict::NotJudged)
 }
 
 fn line(name: &str, m: &MetricDiff<'_>) -> Line {
@@ -110,12 +110,14 @@ fn change(m: &MetricDiff<'_>) -> String {
 }
 
 fn verdict_text(m: &MetricDiff<'_>) -> String {
-    let how = match (m.method, m.p_value) {
-        (Some(Method::MannWhitney), Some(p)) => format!(" (p = {})", format_p(p)),
-        (Some(Method::SingleRun), _) if m.verdict != Verdict::Unchanged => " (single run)".into(),
-        // Exact values that differ between runs of one side, with overlapping ranges.
-        (Some(Method::Exact), _) if m.verdict == Verdict::Inconclusive => " (runs vary)".into(),
-        (Some(Method::Exact), _) if m.verdict != Verdict::Unchanged => " (exact)".into(),
+    let varies = if m.why.is_some() { "runs vary, tested: " } else { "" };
+    let how = match (m.method, m.p_value, m.adjusted_p) {
+        (Some(Method::MannWhitney), Some(p), Some(adj)) if adj != p => {
+            format!(" ({varies}p = {}, adjusted {})", format_p(p), format_p(adj))
+        }
+        (Some(Method::MannWhitney), Some(p), _) => format!(" ({varies}p = {})", format_p(p)),
+        (Some(Method::SingleRun), _, _) if m.verdict != Verdict::Unchanged => format!(" ({varies}single run)"),
+        (Some(Method::Exact), _, _) if m.verdict != Verdict::Unchanged => " (exact)".into(),
         _ => String::new(),
     };
     format!("{}{how}", m.verdict.text())
@@ -144,6 +146,22 @@ pub(crate) fn name_header(section: &str) -> &'static str {
     }
 }
 
+/// The settings the verdicts follow, in one line.
+pub(crate) fn settings_text(c: &Comparison<'_>) -> String {
+    let s = &c.settings;
+    format!(
+        "minimum effect {}%, noise floor {} ns (instruction counts {}%); timing: {} (alpha {}, error control {} over \
+         {} tested metrics)",
+        s.threshold_pct,
+        s.noise_floor_ns,
+        s.icount_threshold_pct,
+        crate::compare::diff::TEST,
+        s.alpha,
+        s.control.name(),
+        c.family.tests()
+    )
+}
+
 /// `1 run`, `5 runs`.
 pub(crate) fn runs_text(runs: usize) -> String {
     format!("{runs} run{}", if runs == 1 { "" } else { "s" })
@@ -163,5 +181,12 @@ pub(crate) fn result_text(c: &Comparison<'_>) -> String {
         s.added_rows,
         s.removed_rows,
         s.compared_metrics,
-    )
+    ) + &budget_text(s)
+}
+
+fn budget_text(s: &crate::compare::diff::Summary) -> String {
+    if s.budgets_checked == 0 {
+        return String::new();
+    }
+    format!("; {} of {} budgets failed", s.budgets_failed, s.budgets_checked)
 }

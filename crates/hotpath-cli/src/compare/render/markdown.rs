@@ -4,32 +4,35 @@
 //! can add rows, HTML or formatting to the comment.
 
 use super::escape::{code, markdown as escape};
-use super::lines::{lines, result_text, runs_text, section_title, Line};
-use crate::compare::diff::{Comparison, TEST};
+use super::lines::{lines, result_text, runs_text, section_title, settings_text, Line};
+use crate::compare::diff::Comparison;
 use crate::compare::verdict::Verdict;
 
 /// Lines in the folded table; GitHub rejects comments over 65,536 characters.
 const MAX_DETAIL_LINES: usize = 400;
 
 pub(crate) fn render(c: &Comparison<'_>, all: bool) -> String {
-    let regressed = c.summary.regressed_metrics > 0;
     let mut out = String::from("### hotpath performance comparison\n\n");
-    out.push_str(if regressed { "**:x: Regression**: " } else { "**:white_check_mark: No regression**: " });
+    out.push_str(match (c.summary.regressed_metrics > 0, c.summary.budgets_failed > 0) {
+        (true, _) => "**:x: Regression**: ",
+        (false, true) => "**:x: Budget failed**: ",
+        (false, false) => "**:white_check_mark: No regression**: ",
+    });
     out.push_str(&result_text(c));
     out.push_str(".\n\n");
     out.push_str(&format!(
-        "Base {} ({}) vs head {} ({}). Threshold {}% (instruction counts {}%); timing: {TEST} (α = {}); values \
-         are medians over runs.\n",
+        "Base {} ({}) vs head {} ({}). {}; values are medians over runs.\n",
         code(&c.base.label),
         runs_text(c.base.runs),
         code(&c.head.label),
         runs_text(c.head.runs),
-        c.settings.threshold_pct,
-        c.settings.icount_threshold_pct,
-        c.settings.alpha
+        settings_text(c),
     ));
     for note in &c.notes {
         out.push_str(&format!("\n> **Note:** {}\n", escape(note)));
+    }
+    if let Some(policy) = c.policy {
+        out.push_str(&super::budgets::markdown(&c.budgets, &policy.path.display().to_string()));
     }
     let mut notable = Vec::new();
     let mut every = Vec::new();
@@ -93,7 +96,7 @@ mod tests {
         );
         assert!(
             text.contains(
-                "| functions-timing | `app::work<T>` | avg | 1.00 ms | 20.00 ms | +1900% (20.0x) | :red_circle: regressed (p = 0.008) |"
+                "| functions-timing | `app::work<T>` | avg | 1.00 ms | 20.00 ms | +1900% (20.0x) | :red_circle: regressed (p = 0.008, adjusted 0.016) |"
             ),
             "{text}"
         );

@@ -3,6 +3,7 @@
 //! cell texts (`lines.rs`) and escape what they print (`escape.rs`); JSON is the
 //! comparison serialized as it is walked.
 
+pub(crate) mod budgets;
 mod escape;
 #[cfg(test)]
 mod fixture;

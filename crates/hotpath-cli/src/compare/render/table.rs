@@ -5,18 +5,15 @@
 use hotpath_model::Table;
 
 use super::escape::terminal;
-use super::lines::{lines, name_header, result_text, runs_text, section_title};
-use crate::compare::diff::{Comparison, TEST};
+use super::lines::{lines, name_header, result_text, runs_text, section_title, settings_text};
+use crate::compare::diff::Comparison;
 use crate::compare::verdict::Verdict;
 
 pub(crate) fn render(c: &Comparison<'_>, all: bool) -> String {
     let mut out = String::from("hotpath compare\n");
     out.push_str(&format!("  base: {}, {}\n", terminal(&c.base.label), runs_text(c.base.runs)));
     out.push_str(&format!("  head: {}, {}\n", terminal(&c.head.label), runs_text(c.head.runs)));
-    out.push_str(&format!(
-        "  threshold {}% (instruction counts {}%); timing: {TEST} (alpha {}); values are medians over runs\n",
-        c.settings.threshold_pct, c.settings.icount_threshold_pct, c.settings.alpha
-    ));
+    out.push_str(&format!("  {}; values are medians over runs\n", settings_text(c)));
     for note in &c.notes {
         out.push_str(&format!("note: {}\n", terminal(note)));
     }
@@ -50,7 +47,14 @@ pub(crate) fn render(c: &Comparison<'_>, all: bool) -> String {
             ));
         }
     }
-    let status = if c.summary.regressed_metrics > 0 { "REGRESSION" } else { "no regression" };
+    if let Some(policy) = c.policy {
+        out.push_str(&super::budgets::table(&c.budgets, &policy.path.display().to_string()));
+    }
+    let status = match (c.summary.regressed_metrics > 0, c.summary.budgets_failed > 0) {
+        (true, _) => "REGRESSION",
+        (false, true) => "BUDGET FAILED",
+        (false, false) => "no regression",
+    };
     out.push_str(&format!("\nResult: {status}: {}\n", result_text(c)));
     out
 }
@@ -66,7 +70,7 @@ mod tests {
         let text = render(&comparison(&sides), false);
         assert!(text.contains("  base: main, 5 runs\n  head: HEAD, 5 runs\n"), "{text}");
         assert!(
-            text.contains("| app::work<T> | avg    | 1.00 ms | 20.00 ms | +1900% (20.0x) | REGRESSED (p = 0.008) |"),
+            text.contains("| app::work<T> | avg    | 1.00 ms | 20.00 ms | +1900% (20.0x) | REGRESSED (p = 0.008, adjusted 0.016) |"),
             "{text}"
         );
         assert!(text.contains("| app::new     | -      | -       | -        | -              | added "), "{text}");
