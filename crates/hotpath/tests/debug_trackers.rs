@@ -171,6 +171,27 @@ mod on {
     }
 
     #[test]
+    fn a_panicking_debug_never_reaches_a_hook_set_before_the_session() {
+        let out = case(&["panics"], &[("HOTPATH_OUTPUT_FORMAT", "json")]);
+        assert!(!stderr(&out).contains("the program's hook saw"), "{}", stderr(&out));
+        assert!(!stderr(&out).contains("panicked at"), "{}", stderr(&out));
+        let report = json_report(&out);
+        for (kind, name) in [("dbg", "Bad(1)"), ("val", "bad")] {
+            let row = find(&report, kind, name);
+            assert_eq!((row["value"].as_str(), row["count"].as_u64()), (Some("<Debug panicked>"), Some(1)), "{row}");
+        }
+        assert_eq!(report.to_string().matches("<Debug panicked>").count(), 2, "once per tracker: {report:#}");
+    }
+
+    #[test]
+    fn a_hook_set_during_the_session_sees_the_panics_which_stay_contained() {
+        let out = case(&["panics-late"], &[("HOTPATH_OUTPUT_FORMAT", "json")]);
+        // dbg!, val! and the measured function's log each format once.
+        assert_eq!(field(&stderr(&out), "hook_calls"), 3, "{}", stderr(&out));
+        assert_eq!(find(&json_report(&out), "val", "bad")["value"], "<Debug panicked>");
+    }
+
+    #[test]
     fn a_hundred_thousand_keys_stay_within_the_entries_limit() {
         let small = case(&["keys", "20000"], &[("HOTPATH_OUTPUT_FORMAT", "json")]);
         let large = case(&["keys", "100000"], &[("HOTPATH_OUTPUT_FORMAT", "json")]);

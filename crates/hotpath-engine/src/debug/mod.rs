@@ -11,7 +11,8 @@
 //! - the text is formatted on the calling thread into a per-thread scratch buffer,
 //!   outside any lock, through a writer that stops after `HOTPATH_MAX_LOG_LEN`
 //!   characters (default 1536): a longer text keeps `max - 3` characters and ends in
-//!   `...`, and is flagged `cut`; a `Debug` impl that panics is contained;
+//!   `...`, and is flagged `cut`; a `Debug` impl that panics is contained and logged as
+//!   `<Debug panicked>`, unseen by the program's panic hook (`contain`);
 //! - the record is then copied into the ring under the log's own lock: the ring keeps
 //!   the last `HOTPATH_LOGS_LIMIT` records (default 50) and overwrites the oldest in
 //!   place, reusing its strings' capacity, so a full ring allocates nothing;
@@ -43,6 +44,7 @@
 //! formatted a value. Updates from many threads are exact: each entry has a lock,
 //! held only to copy one record.
 
+mod contain;
 mod gauge;
 mod keyed;
 mod limits;
@@ -62,6 +64,7 @@ pub use section::logs;
 pub use site::DbgSite;
 pub use val::{ValRef, ValSite};
 
+pub(crate) use contain::install_hook;
 pub(crate) use limits::{configure, current as current_limits};
 pub(crate) use section::section;
 pub(crate) use text::write_capped;

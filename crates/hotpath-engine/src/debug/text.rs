@@ -8,6 +8,8 @@ use std::cell::{OnceCell, RefCell};
 use std::fmt::{self, Debug, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+use super::contain;
+
 /// Appends to a string until `max` characters were written, then refuses more.
 struct Capped<'a> {
     out: &'a mut String,
@@ -37,15 +39,18 @@ impl Write for Capped<'_> {
 
 /// Writes `value`'s `Debug` into `out` (cleared first), at most `max` characters; a
 /// longer text keeps `max - 3` characters and ends in `...`. Returns whether it was
-/// cut. A `Debug` impl that panics leaves `<Debug panicked>` (the panic does not
-/// reach the program).
+/// cut. A `Debug` impl that panics leaves `<Debug panicked>`: the panic is caught
+/// here and, once a session installed the wrapper hook, the program's hook does not
+/// see it (`contain`).
 pub(crate) fn write_capped(out: &mut String, value: &dyn Debug, max: usize) -> bool {
     out.clear();
     let mut writer = Capped { out: &mut *out, left: max, cut: false };
-    let written = catch_unwind(AssertUnwindSafe(|| {
-        let _ = fmt::write(&mut writer, format_args!("{value:?}"));
-        writer.cut
-    }));
+    let written = contain::formatting_user_debug(|| {
+        catch_unwind(AssertUnwindSafe(|| {
+            let _ = fmt::write(&mut writer, format_args!("{value:?}"));
+            writer.cut
+        }))
+    });
     match written {
         Ok(false) => false,
         Ok(true) => {
@@ -151,11 +156,9 @@ mod tests {
 
     #[test]
     fn a_panicking_debug_is_contained() {
-        let hook = std::panic::take_hook();
-        std::panic::set_hook(Box::new(|_| {}));
+        super::super::contain::install_hook();
         let mut out = String::new();
         assert!(!write_capped(&mut out, &Panics, 100));
-        std::panic::set_hook(hook);
         assert_eq!(out, "<Debug panicked>");
     }
 
