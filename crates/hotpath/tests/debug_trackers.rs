@@ -171,6 +171,22 @@ mod on {
     }
 
     #[test]
+    fn long_values_under_many_keys_stay_within_the_log_budget_and_sets_stay_cheap() {
+        let out = case(&["val-sets", "150000", "999"], &[("HOTPATH_OUTPUT_FORMAT", "json")]);
+        let line = stderr(&out);
+        // 999 keys × 50 records × 1538 characters would hold 77 MB; the logs share 32 MiB
+        // (the rest of profiler_bytes: slot arrays and other instruments).
+        assert!(field(&line, "bytes_end") < 40 << 20, "{line}");
+        assert!(field(&line, "hwm_kib") < 256 * 1024, "{line}");
+        // A set that cost O(sets so far) would take minutes here, even in a release build.
+        assert!(field(&line, "ms") < 60_000, "{line}");
+        let report = json_report(&out);
+        let row = find(&report, "val", "key-998");
+        assert_eq!(row["count"], 150, "counts go on when records are dropped: {row}");
+        assert_eq!(row["value"].as_str().map(str::len), Some(1536), "the newest value is kept, cut: {row}");
+    }
+
+    #[test]
     fn a_panicking_debug_never_reaches_a_hook_set_before_the_session() {
         let out = case(&["panics"], &[("HOTPATH_OUTPUT_FORMAT", "json")]);
         assert!(!stderr(&out).contains("the program's hook saw"), "{}", stderr(&out));

@@ -2,10 +2,12 @@
 //! and open to other instruments (see the module docs of `debug`).
 
 use std::fmt::Debug;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Mutex;
 
 use hotpath_model::DebugLog;
 
+use super::budget;
 use super::limits::{self, Timebase};
 use super::location::Location;
 use super::ring::{Record, Ring};
@@ -52,9 +54,12 @@ impl TextRecord {
 /// A bounded log of `Debug` values: the last `HOTPATH_LOGS_LIMIT` records, each cut at
 /// `HOTPATH_MAX_LOG_LEN` characters, with the time, the thread and optionally the
 /// source location. `const`-constructible, so an instrument can keep one in a `static`
-/// call site.
+/// call site (or a leaked entry: appending needs `&'static self`). All logs share a byte
+/// budget (`budget`): past it their oldest records are dropped.
 pub struct LogRing {
     ring: Mutex<Ring<TextRecord>>,
+    /// Whether the budget knows this log.
+    registered: AtomicBool,
 }
 
 impl Default for LogRing {
@@ -66,14 +71,14 @@ impl Default for LogRing {
 impl LogRing {
     /// An empty log.
     pub const fn new() -> Self {
-        Self { ring: Mutex::new(Ring::new()) }
+        Self { ring: Mutex::new(Ring::new()), registered: AtomicBool::new(false) }
     }
 
     /// Appends `value`'s `Debug` text, recorded now on the calling thread; does nothing
     /// unless a session records. The text is formatted before the log's lock is taken,
     /// at most `HOTPATH_MAX_LOG_LEN` characters of it; the lock is then held for a copy.
     #[inline]
-    pub fn append(&self, value: &dyn Debug, source: Option<&'static Location>) {
+    pub fn append(&'static self, value: &dyn Debug, source: Option<&'static Location>) {
         if switch::enabled() {
             self.append_keyed(value, source, None);
         }
@@ -82,12 +87,15 @@ impl LogRing {
     /// [`append`](Self::append) without the switch check, with the real key of a
     /// folded (`<other>`) entry.
     #[inline(never)]
-    pub(crate) fn append_keyed(&self, value: &dyn Debug, source: Option<&'static Location>, key: Option<&str>) {
+    pub(crate) fn append_keyed(&'static self, value: &dyn Debug, source: Option<&'static Location>, key: Option<&str>) {
         let limits = limits::current();
         memory::untracked(|| {
+            if !self.registered.load(Relaxed) && !self.registered.swap(true, Relaxed) {
+                budget::register(self);
+            }
             text::with_text(value, limits.max_len, |text, cut| {
                 let at = clock::now();
-                lock(&self.ring).push(limits.per_entry, |r| {
+                let (before, after) = lock(&self.ring).push(limits.per_entry, |r| {
                     r.at = at;
                     r.text.clear();
                     r.text.push_str(text);
@@ -99,8 +107,15 @@ impl LogRing {
                         r.key.push_str(super::keyed::cut_key(key, limits.max_len));
                     }
                 });
-            })
+                budget::changed(before, after);
+            });
+            budget::enforce();
         });
+    }
+
+    /// Frees the oldest record (for the budget); its heap bytes, or `None` when empty.
+    pub(crate) fn drop_oldest(&self) -> Option<usize> {
+        lock(&self.ring).drop_oldest()
     }
 
     /// Records ever appended.

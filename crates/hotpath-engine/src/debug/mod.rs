@@ -39,11 +39,16 @@
 //! its lock (`keyed`), which holds at most `HOTPATH_ENTRIES_LIMIT` keys (default 1000)
 //! counting `<other>`, into which further keys fold, with one warning in the report.
 //!
-//! Memory is bounded by (dbg! sites + 2 × entries limit) × logs limit records, each at
-//! most `4 × max len` bytes, plus one scratch buffer of that size per thread that
-//! formatted a value. Updates from many threads are exact: each entry has a lock,
+//! Memory: the text logs (`dbg!`, `val!`, `log = true`) hold at most
+//! [`LOG_BYTES_BUDGET`] (32 MiB) of records together: past it the oldest record of each
+//! log is dropped in turn (`budget`); without that, (dbg! sites + entries limit) × logs
+//! limit × `4 × max len` bytes could be reached. Besides: one slot array per log
+//! (logs limit × ~120 bytes), gauges' numeric rings (entries limit × logs limit × ~150
+//! bytes with their thread names) and one scratch buffer of `4 × max len` per thread
+//! that formatted a value. Updates from many threads are exact: each entry has a lock,
 //! held only to copy one record.
 
+mod budget;
 mod contain;
 mod gauge;
 mod keyed;
@@ -56,6 +61,7 @@ mod site;
 mod text;
 mod val;
 
+pub use budget::{log_bytes, LOG_BYTES_BUDGET};
 pub use gauge::{GaugeRef, GaugeSite};
 pub use limits::{LogLimits, DEFAULT_ENTRIES_LIMIT, DEFAULT_LOGS_LIMIT, DEFAULT_MAX_LOG_LEN};
 pub use location::Location;

@@ -3,7 +3,8 @@
 //! unchanged), `dbg-calls N` (N `dbg!` calls at one call site), `keys N` (N distinct
 //! `val!` and `gauge!` keys), `threads T N` (T threads and T Tokio tasks updating
 //! shared trackers N times each), `live SECONDS` (trackers, then a gauge updated every
-//! 10 ms until the time is up), `panics` (values whose `Debug` panics, under a panic
+//! 10 ms until the time is up), `val-sets N KEYS` (N sets of a 1536-character value
+//! over KEYS keys), `panics` (values whose `Debug` panics, under a panic
 //! hook set before the session that aborts the process), `panics-late` (the same under
 //! a counting hook set inside the session, which replaces the profiler's). A `dbg!`
 //! runs before and after the session, where it must record nothing.
@@ -33,6 +34,7 @@ fn session(mode: &str, a: u64, b: u64) {
         "keys" => keys(a),
         "threads" => threads(a, b),
         "live" => live(a),
+        "val-sets" => val_sets(a, b),
         "panics" => panics(),
         "panics-late" => {
             std::panic::set_hook(Box::new(|_| {
@@ -115,6 +117,22 @@ fn keys(n: u64) {
     }
     let (rss, hwm) = rss_kib();
     eprintln!("keys={n} bytes_before={before} bytes_end={} rss_end_kib={rss} hwm_kib={hwm}", profiler_bytes());
+}
+
+/// `n` `val!` sets of a 1536-character text over `keys` keys in turn, then the
+/// profiler's bytes and the resident set.
+fn val_sets(n: u64, keys: u64) {
+    let text = "x".repeat(1536);
+    let started = Instant::now();
+    for i in 0..n {
+        hotpath::val!(format!("key-{}", i % keys.max(1))).set(&text);
+    }
+    let (rss, hwm) = rss_kib();
+    eprintln!(
+        "sets={n} ms={} bytes_end={} rss_end_kib={rss} hwm_kib={hwm}",
+        started.elapsed().as_millis(),
+        profiler_bytes()
+    );
 }
 
 fn threads(threads: u64, n: u64) {
