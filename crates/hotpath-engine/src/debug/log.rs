@@ -51,6 +51,15 @@ impl TextRecord {
     }
 }
 
+/// A text whose `Debug` is the text itself.
+struct Verbatim<'a>(&'a str);
+
+impl Debug for Verbatim<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
 /// A bounded log of `Debug` values: the last `HOTPATH_LOGS_LIMIT` records, each cut at
 /// `HOTPATH_MAX_LOG_LEN` characters, with the time, the thread and optionally the
 /// source location. `const`-constructible, so an instrument can keep one in a `static`
@@ -113,6 +122,14 @@ impl LogRing {
         });
     }
 
+    /// Appends a text made earlier (by `text::write_capped`), kept as it is (a channel
+    /// message is formatted before the send moves it, and logged only once sent).
+    pub(crate) fn append_text(&'static self, text: &str) {
+        if switch::enabled() {
+            self.append_keyed(&Verbatim(text), None, None);
+        }
+    }
+
     /// Frees the oldest record (for the budget); its heap bytes, or `None` when empty.
     pub(crate) fn drop_oldest(&self) -> Option<usize> {
         lock(&self.ring).drop_oldest()
@@ -129,6 +146,16 @@ impl LogRing {
         let keep = limits::current().per_entry;
         let ring = lock(&self.ring);
         ring.newest_first().take(keep).map(|(seq, r)| r.to_log(seq, time)).collect()
+    }
+
+    /// The record count and the newest record (times since the session started).
+    pub(crate) fn summary(&self) -> (u64, Option<DebugLog>) {
+        self.last(Timebase::now())
+    }
+
+    /// Records kept now.
+    pub(crate) fn kept(&self) -> usize {
+        lock(&self.ring).newest_first().count()
     }
 
     /// The record count and the newest record, read under one lock.
