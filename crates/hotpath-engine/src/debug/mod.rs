@@ -20,10 +20,12 @@
 //!   [`DebugLog`](hotpath_model::DebugLog)s (times in nanoseconds since the session
 //!   started), [`LogRing::total`] how many were ever appended.
 //!
-//! A later `log = true` for `#[measure]`, `channel!`, `future!` and `stream!` keeps a
-//! `LogRing` beside its site's other state and appends the result or item; its
-//! endpoint serves `logs()`. Memory per ring: at most `HOTPATH_LOGS_LIMIT` records of
-//! at most `4 × HOTPATH_MAX_LOG_LEN` bytes of text (UTF-8), plus the thread name.
+//! `log = true` on `#[measure]`, `#[future_fn]`, `channel!`, `future!` and `stream!`
+//! keeps a `LogRing` per site or entry (`functions/log_ring.rs`) and appends the
+//! result, output, message or item; `/{section}/{name}/logs` serves its `logs()`, and
+//! the `debug` section lists those rows under `logged`. Memory per ring: at most
+//! `HOTPATH_LOGS_LIMIT` records of at most `4 × HOTPATH_MAX_LOG_LEN` bytes of text
+//! (UTF-8), plus the thread name, and all rings within the shared budget below.
 //!
 //! # The trackers
 //!
