@@ -24,6 +24,13 @@ fn off_the_program_runs_and_reports_nothing() {
     assert_eq!(stderr(&out), "");
 }
 
+#[cfg(not(feature = "hotpath"))]
+#[test]
+fn off_a_panicking_debug_is_never_formatted() {
+    let out = case(&["panics"], &[]);
+    assert_eq!((stdout(&out).as_str(), stderr(&out).as_str()), ("values ok\n", ""));
+}
+
 #[cfg(feature = "hotpath")]
 mod on {
     use super::common::json_report;

@@ -4,6 +4,14 @@
 
 mod common;
 
+#[cfg(not(feature = "hotpath"))]
+#[test]
+fn off_the_program_runs_and_reports_nothing() {
+    let out = common::run(&mut common::command("case_row_logs"));
+    assert!(out.status.success());
+    assert_eq!((common::stdout(&out).as_str(), common::stderr(&out).as_str()), ("values ok\n", ""));
+}
+
 #[cfg(feature = "hotpath")]
 mod report {
     use super::common::{command, json_report, run, stdout};
@@ -43,6 +51,21 @@ mod report {
         let text = stdout(&table);
         assert!(text.contains("\nlog = true\n"), "{text}");
         assert!(text.contains("| functions_timing | case_row_logs::parse | 60     | Err(\"odd 59\")"), "{text}");
+    }
+
+    #[test]
+    fn the_log_limits_of_the_environment_apply_to_every_kind() {
+        let mut cmd = command("case_row_logs");
+        cmd.envs([("HOTPATH_OUTPUT_FORMAT", "json"), ("HOTPATH_LOGS_LIMIT", "7"), ("HOTPATH_MAX_LOG_LEN", "10")]);
+        let report = json_report(&run(&mut cmd));
+        let logged = report["debug"]["logged"].as_array().cloned().unwrap_or_else(|| panic!("{report:#}"));
+        assert_eq!(logged.len(), 5, "{logged:#?}");
+        for row in &logged {
+            assert_eq!((row["total"].as_u64(), row["kept"].as_u64()), (Some(60), Some(7)), "{row}");
+            assert!(row["value"].as_str().unwrap().chars().count() <= 10, "{row}");
+        }
+        let jobs = logged.iter().find(|r| r["name"] == "jobs").unwrap();
+        assert_eq!((jobs["value"].as_str(), jobs["cut"].as_bool()), (Some("(59, \"j..."), Some(true)), "{jobs}");
     }
 }
 

@@ -97,6 +97,24 @@ impl LogRing {
     /// folded (`<other>`) entry.
     #[inline(never)]
     pub(crate) fn append_keyed(&'static self, value: &dyn Debug, source: Option<&'static Location>, key: Option<&str>) {
+        self.append_record(value, source, key, false);
+    }
+
+    /// Appends a text made earlier by `text::write_capped` (a channel message is
+    /// formatted before the send moves it, and logged only once sent), with its cut flag.
+    pub(crate) fn append_text(&'static self, text: &str, cut: bool) {
+        if switch::enabled() {
+            self.append_record(&Verbatim(text), None, None, cut);
+        }
+    }
+
+    fn append_record(
+        &'static self,
+        value: &dyn Debug,
+        source: Option<&'static Location>,
+        key: Option<&str>,
+        was_cut: bool,
+    ) {
         let limits = limits::current();
         memory::untracked(|| {
             if !self.registered.load(Relaxed) && !self.registered.swap(true, Relaxed) {
@@ -108,7 +126,7 @@ impl LogRing {
                     r.at = at;
                     r.text.clear();
                     r.text.push_str(text);
-                    r.cut = cut;
+                    r.cut = cut || was_cut;
                     text::copy_thread_name(&mut r.thread);
                     r.source = source;
                     r.key.clear();
@@ -120,14 +138,6 @@ impl LogRing {
             });
             budget::enforce();
         });
-    }
-
-    /// Appends a text made earlier (by `text::write_capped`), kept as it is (a channel
-    /// message is formatted before the send moves it, and logged only once sent).
-    pub(crate) fn append_text(&'static self, text: &str) {
-        if switch::enabled() {
-            self.append_keyed(&Verbatim(text), None, None);
-        }
     }
 
     /// Frees the oldest record (for the budget); its heap bytes, or `None` when empty.

@@ -51,8 +51,8 @@ impl LogSlot {
 
     /// Records a value's text, made earlier by [`debug_text`] (a channel message is
     /// formatted before the send moves it and kept only if the send succeeds).
-    pub(crate) fn record_text(&self, instrument: &'static str, name: &str, text: String) {
-        self.ring(|| Owner { instrument, name: name.to_string() }).log.append_text(&text);
+    pub(crate) fn record_text(&self, instrument: &'static str, name: &str, text: DebugText) {
+        self.ring(|| Owner { instrument, name: name.to_string() }).log.append_text(&text.text, text.cut);
     }
 
     /// The log, made (and registered for the readers) on first use.
@@ -151,9 +151,19 @@ impl RowLog {
     }
 }
 
-/// `value`'s `Debug` text cut to `HOTPATH_MAX_LOG_LEN` characters (see [`bounded_debug`]).
-pub(crate) fn debug_text(value: &dyn Debug) -> String {
-    memory::untracked(|| bounded_debug(value, limits().1))
+/// A value's `Debug` text made ahead of logging it, and whether it was cut.
+pub(crate) struct DebugText {
+    text: String,
+    cut: bool,
+}
+
+/// `value`'s `Debug` text cut to `HOTPATH_MAX_LOG_LEN` characters (`debug::write_capped`).
+pub(crate) fn debug_text(value: &dyn Debug) -> DebugText {
+    memory::untracked(|| {
+        let mut text = String::new();
+        let cut = crate::debug::write_capped(&mut text, value, limits().1);
+        DebugText { text, cut }
+    })
 }
 
 /// Records per ring and characters per record: the log limits the session resolved
@@ -163,18 +173,15 @@ fn limits() -> (usize, usize) {
     (limits.per_entry, limits.max_len)
 }
 
-/// `value`'s `Debug` text, at most `max` characters: a longer one keeps `max - 3` and
-/// ends in `...`. A panicking `Debug` gives `<Debug panicked>`; the panic stays here.
-/// The same capped writer as the debug trackers' (`debug::write_capped`).
-pub(crate) fn bounded_debug(value: &dyn Debug, max: usize) -> String {
-    let mut out = String::new();
-    crate::debug::write_capped(&mut out, value, max);
-    out
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{bounded_debug, limits, logs_named, row_logs, LogSlot, Owner};
+    use super::{limits, logs_named, row_logs, LogSlot, Owner};
+
+    fn bounded_debug(value: &dyn std::fmt::Debug, max: usize) -> String {
+        let mut out = String::new();
+        crate::debug::write_capped(&mut out, value, max);
+        out
+    }
 
     #[test]
     fn a_log_keeps_the_last_values_up_to_the_limit_merged_by_name() {

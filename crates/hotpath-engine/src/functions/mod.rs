@@ -31,7 +31,7 @@ pub use dynamic::DynSites;
 pub(crate) use frame::Usage;
 pub use future::MeasuredFuture;
 pub use guard::FnGuard;
-pub(crate) use log_ring::{any_logged, debug_text, logged_rows, LogSlot};
+pub(crate) use log_ring::{any_logged, debug_text, logged_rows, DebugText, LogSlot};
 pub use log_ring::{logs_named, row_logs};
 pub use logged::{log_value, logs};
 pub use logged_future::{future_logged, LoggedFuture};
