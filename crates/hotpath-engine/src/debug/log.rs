@@ -140,11 +140,6 @@ impl LogRing {
         });
     }
 
-    /// Frees the oldest record (for the budget); its heap bytes, or `None` when empty.
-    pub(crate) fn drop_oldest(&self) -> Option<usize> {
-        lock(&self.ring).drop_oldest()
-    }
-
     /// Records ever appended.
     pub fn total(&self) -> u64 {
         lock(&self.ring).total()
@@ -173,5 +168,40 @@ impl LogRing {
         let ring = lock(&self.ring);
         let newest = ring.newest_first().next().map(|(seq, r)| r.to_log(seq, time));
         (ring.total(), newest)
+    }
+}
+
+impl budget::Evict for LogRing {
+    fn drop_oldest(&self) -> Option<usize> {
+        lock(&self.ring).drop_oldest()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::budget::{enforce_with, log_bytes};
+    use super::*;
+
+    #[test]
+    fn past_the_budget_the_oldest_records_go_first() {
+        static A: LogRing = LogRing::new();
+        static B: LogRing = LogRing::new();
+        let text = "x".repeat(1000);
+        for _ in 0..10 {
+            A.append_keyed(&text, None, None);
+            B.append_keyed(&text, None, None);
+        }
+        let held = log_bytes();
+        // Other tests append concurrently: a budget well under what these two logs hold.
+        enforce_with(held.saturating_sub(8_000));
+        let (a, b) = (A.logs(), B.logs());
+        assert!(a.len() + b.len() < 20, "records were dropped: {} {}", a.len(), b.len());
+        for log in [&a, &b] {
+            let seqs: Vec<u64> = log.iter().map(|l| l.seq).collect();
+            let newest: Vec<u64> = (11 - log.len() as u64..=10).rev().collect();
+            assert_eq!(seqs, newest, "the oldest went first");
+        }
+        assert_eq!((A.total(), B.total()), (10, 10), "the counts go on");
+        assert!(log_bytes() < held);
     }
 }

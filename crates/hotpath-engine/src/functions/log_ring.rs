@@ -88,7 +88,7 @@ pub fn row_logs(section: &str, name: &str) -> Option<RowLogs> {
         out.total += log.log.total();
         out.logs.extend(log.log.logs());
     }
-    out.logs.sort_by(|a, b| b.at_ns.cmp(&a.at_ns));
+    out.logs.sort_by_key(|l| std::cmp::Reverse(l.at_ns));
     out.logs.truncate(crate::debug::current_limits().per_entry);
     Some(out)
 }
