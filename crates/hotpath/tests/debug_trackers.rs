@@ -203,7 +203,12 @@ mod on {
             let row = find(&report, kind, name);
             assert_eq!((row["value"].as_str(), row["count"].as_u64()), (Some("<Debug panicked>"), Some(1)), "{row}");
         }
-        assert_eq!(report.to_string().matches("<Debug panicked>").count(), 2, "once per tracker: {report:#}");
+        let logged = &report["debug"]["logged"][0];
+        assert_eq!(
+            (logged["name"].as_str(), logged["value"].as_str()),
+            (Some("case_debug::make_bad"), Some("<Debug panicked>"))
+        );
+        assert_eq!(report.to_string().matches("<Debug panicked>").count(), 3, "once per log: {report:#}");
     }
 
     #[test]
