@@ -183,6 +183,8 @@ mod on {
         let line = stderr(&out);
         // 999 keys × 50 records × 1538 characters would hold 77 MB; the logs share 32 MiB
         // (the rest of profiler_bytes: slot arrays and other instruments).
+        assert!(field(&line, "log_bytes") <= 32 << 20, "the logs' own accounting: {line}");
+        assert!(field(&line, "log_bytes") > 24 << 20, "the budget is used, not undercounted: {line}");
         assert!(field(&line, "bytes_end") < 40 << 20, "{line}");
         assert!(field(&line, "hwm_kib") < 256 * 1024, "{line}");
         // A set that cost O(sets so far) would take minutes here, even in a release build.

@@ -74,6 +74,13 @@ fn report() {
     println!("values ok");
 }
 
+fn log_bytes() -> usize {
+    #[cfg(feature = "hotpath")]
+    return hotpath::__private::log_bytes();
+    #[cfg(not(feature = "hotpath"))]
+    0
+}
+
 fn profiler_bytes() -> usize {
     #[cfg(feature = "hotpath")]
     return hotpath::__private::profiler_bytes();
@@ -129,9 +136,10 @@ fn val_sets(n: u64, keys: u64) {
     }
     let (rss, hwm) = rss_kib();
     eprintln!(
-        "sets={n} ms={} bytes_end={} rss_end_kib={rss} hwm_kib={hwm}",
+        "sets={n} ms={} bytes_end={} log_bytes={} rss_end_kib={rss} hwm_kib={hwm}",
         started.elapsed().as_millis(),
-        profiler_bytes()
+        profiler_bytes(),
+        log_bytes()
     );
 }
 
