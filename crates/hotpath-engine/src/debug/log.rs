@@ -158,9 +158,9 @@ impl LogRing {
         self.last(Timebase::now())
     }
 
-    /// Records kept now.
+    /// Records kept now (as [`logs`](Self::logs) returns them).
     pub(crate) fn kept(&self) -> usize {
-        lock(&self.ring).newest_first().count()
+        lock(&self.ring).newest_first().take(limits::current().per_entry).count()
     }
 
     /// The record count and the newest record, read under one lock.
