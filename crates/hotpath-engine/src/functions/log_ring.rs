@@ -188,6 +188,8 @@ mod tests {
         static SLOT: LogSlot = LogSlot::new();
         static TWIN: LogSlot = LogSlot::new();
         let (keep, _) = limits();
+        // Settled before recording: a clock chosen mid-test would make the times incomparable.
+        crate::clock::init(true);
         let owner = || Owner { instrument: "channels", name: "ring-test".into() };
         // Without the session switch (unit tests): the store's append, as a session would.
         for i in 0..keep + 10 {
