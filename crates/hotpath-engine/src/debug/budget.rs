@@ -24,6 +24,11 @@ pub(crate) trait Evict: Sync {
 /// Heap bytes all text logs may hold together (32 MiB).
 pub const LOG_BYTES_BUDGET: usize = 32 << 20;
 
+/// Held by unit tests that evict, or that read logs an eviction could shorten: it
+/// drops from every log of the process.
+#[cfg(test)]
+pub(crate) static TEST_LOGS: Mutex<()> = Mutex::new(());
+
 /// Heap bytes the text logs' records hold now.
 static HELD: AtomicUsize = AtomicUsize::new(0);
 

@@ -72,6 +72,8 @@ pub use section::logs;
 pub use site::DbgSite;
 pub use val::{ValRef, ValSite};
 
+#[cfg(test)]
+pub(crate) use budget::TEST_LOGS;
 pub(crate) use contain::install_hook;
 pub(crate) use limits::{configure, current as current_limits};
 pub(crate) use section::section;
