@@ -35,6 +35,8 @@ pub fn start(options: &Options) {
     let _ = counting;
     #[cfg(feature = "tokio")]
     crate::tokio_runtime::start(std::time::Duration::from_millis(options.tokio_runtime_interval_ms));
+    // Before anything records: a `Debug` impl that panics in a log stays ours.
+    crate::debug::install_hook();
     // Last: log times count from here, as close as possible to the session's start.
     crate::debug::configure(&options.logs);
 }

@@ -54,8 +54,8 @@ pub use clock::{ns_per_tick, reason as clock_reason, source as clock_source};
 pub use collect::{collect, reset, start, Moment};
 pub use entries::Site;
 pub use functions::{
-    future_logged, log_value, logs, logs_named, DynSites, FnGuard, FnSite, LoggedFuture, MeasuredFuture, SiteName,
-    ThreadMark,
+    future_logged, log_value, logs, logs_named, row_logs, DynSites, FnGuard, FnSite, LoggedFuture, MeasuredFuture,
+    SiteName, ThreadMark,
 };
 pub use hotpath_model as model;
 #[cfg(feature = "icount")]

@@ -39,7 +39,9 @@ pub use report::{Report, ReportError, Section, SectionDef, SCHEMA_VERSION, SECTI
 pub use requests::{RequestAlloc, RouteScope, StatusClasses};
 pub use section::{keep_rows, SectionData, Tab};
 pub use sections::channels::{ChannelRow, Channels};
-pub use sections::debug::{DbgRow, DebugLog, DebugLogs, DebugRow, DebugTrackers, GaugeRow, TrackerKind, ValRow};
+pub use sections::debug::{
+    DbgRow, DebugLog, DebugLogs, DebugRow, DebugTrackers, GaugeRow, LoggedRow, RowLogs, TrackerKind, ValRow,
+};
 pub use sections::functions_alloc::{FunctionAlloc, FunctionsAlloc};
 pub use sections::functions_cpu::{FunctionCpu, FunctionsCpu};
 pub use sections::functions_icount::{FunctionIcount, FunctionsIcount};

@@ -300,6 +300,7 @@ pub const __PROFILING: bool = cfg!(feature = "hotpath");
 #[cfg(feature = "hotpath")]
 #[doc(hidden)]
 pub mod __private {
+    pub use hotpath_engine::debug::log_bytes;
     #[cfg(feature = "threads")]
     pub use hotpath_engine::sample_threads;
     #[cfg(feature = "hotpath-alloc")]

@@ -1,7 +1,7 @@
 //! `hotpath console` end to end: in a real terminal (tmux) against a live
 //! program, switch tabs, sort, pause, lose the server and get it back, quit; and
 //! two threads of one name with different loads, each keeping its own rate; the
-//! Debug tab following a live gauge.
+//! Debug tab following a live gauge; a `log = true` function's values in its detail pane.
 //! The screen is read with `tmux capture-pane`. Needs tmux (scripts/test
 //! installs it) and the `hotpath` binary that `cargo test --workspace` builds.
 #![cfg(all(feature = "hotpath", target_os = "linux"))]
@@ -254,6 +254,40 @@ fn the_debug_tab_follows_a_live_gauge() {
     assert!(first.contains("Last ") && first.contains(" values: now "), "sparkline title:\n{first}");
     let seq = newest(&first).unwrap();
     tmux.wait("newer records", |s| newest(s).is_some_and(|n| n > seq));
+    tmux.keys("q");
+    drop(program);
+}
+
+/// A function measured with `log = true` (`case_row_logs`): select it in the Functions
+/// tab and see its logged values in the detail pane, newest first, moving.
+#[test]
+fn a_logged_functions_values_show_in_its_detail_pane() {
+    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let mut cmd = common::command("case_row_logs");
+    cmd.env_remove("HOTPATH_METRICS_SERVER_OFF").env("HOTPATH_OUTPUT_FORMAT", "none").args(["live", "120"]);
+    let program = Program::start_with(cmd, port);
+    let tmux = Tmux::new("row-logs");
+    let command = format!("{} console --port {port} --refresh-ms 200; sleep 120", hotpath_binary().display());
+    tmux.run(&["new-session", "-d", "-s", "console", "-x", "160", "-y", "45", &command]);
+    tmux.wait_for(" case_row_logs::parse ");
+    let mut screen = tmux.screen();
+    for _ in 0..20 {
+        if screen.contains("▶ case_row_logs::parse ") {
+            break;
+        }
+        tmux.keys("Down");
+        std::thread::sleep(Duration::from_millis(100));
+        screen = tmux.screen();
+    }
+    assert!(screen.contains("▶ case_row_logs::parse "), "could not select the function:\n{screen}");
+    // `parse(i)` returns Ok(i) or Err("odd i"): the newest record's number grows.
+    let newest = |s: &str| -> Option<u64> {
+        let line = s.lines().find(|l| l.contains(" Ok(") || l.contains(" Err(\"odd "))?;
+        line.split('#').nth(1)?.split_whitespace().next()?.parse().ok()
+    };
+    let first = tmux.wait("the function's logged values", |s| newest(s).is_some() && s.contains("Logs: 50 kept of "));
+    let seq = newest(&first).unwrap();
+    tmux.wait("newer values", |s| newest(s).is_some_and(|n| n > seq));
     tmux.keys("q");
     drop(program);
 }

@@ -24,6 +24,13 @@ fn off_the_program_runs_and_reports_nothing() {
     assert_eq!(stderr(&out), "");
 }
 
+#[cfg(not(feature = "hotpath"))]
+#[test]
+fn off_a_panicking_debug_is_never_formatted() {
+    let out = case(&["panics"], &[]);
+    assert_eq!((stdout(&out).as_str(), stderr(&out).as_str()), ("values ok\n", ""));
+}
+
 #[cfg(feature = "hotpath")]
 mod on {
     use super::common::json_report;
@@ -168,6 +175,50 @@ mod on {
         // time; a leak of half a byte per call would show as 4 MiB here.
         assert!(field(&line, "rss_end_kib") <= field(&line, "rss_warm_kib") + 4096, "RSS grew: {line}");
         assert_eq!(find(&json_report(&out), "dbg", "i")["count"], 10_000_000);
+    }
+
+    #[test]
+    fn long_values_under_many_keys_stay_within_the_log_budget_and_sets_stay_cheap() {
+        let out = case(&["val-sets", "150000", "999"], &[("HOTPATH_OUTPUT_FORMAT", "json")]);
+        let line = stderr(&out);
+        // 999 keys × 50 records × 1538 characters would hold 77 MB; the logs share 32 MiB
+        // (the rest of profiler_bytes: slot arrays and other instruments).
+        assert!(field(&line, "log_bytes") <= 32 << 20, "the logs' own accounting: {line}");
+        assert!(field(&line, "log_bytes") > 24 << 20, "the budget is used, not undercounted: {line}");
+        assert!(field(&line, "bytes_end") < 40 << 20, "{line}");
+        assert!(field(&line, "hwm_kib") < 256 * 1024, "{line}");
+        // A set that cost O(sets so far) would take minutes here, even in a release build.
+        assert!(field(&line, "ms") < 60_000, "{line}");
+        let report = json_report(&out);
+        let row = find(&report, "val", "key-998");
+        assert_eq!(row["count"], 150, "counts go on when records are dropped: {row}");
+        assert_eq!(row["value"].as_str().map(str::len), Some(1536), "the newest value is kept, cut: {row}");
+    }
+
+    #[test]
+    fn a_panicking_debug_never_reaches_a_hook_set_before_the_session() {
+        let out = case(&["panics"], &[("HOTPATH_OUTPUT_FORMAT", "json")]);
+        assert!(!stderr(&out).contains("the program's hook saw"), "{}", stderr(&out));
+        assert!(!stderr(&out).contains("panicked at"), "{}", stderr(&out));
+        let report = json_report(&out);
+        for (kind, name) in [("dbg", "Bad(1)"), ("val", "bad")] {
+            let row = find(&report, kind, name);
+            assert_eq!((row["value"].as_str(), row["count"].as_u64()), (Some("<Debug panicked>"), Some(1)), "{row}");
+        }
+        let logged = &report["debug"]["logged"][0];
+        assert_eq!(
+            (logged["name"].as_str(), logged["value"].as_str()),
+            (Some("case_debug::make_bad"), Some("<Debug panicked>"))
+        );
+        assert_eq!(report.to_string().matches("<Debug panicked>").count(), 3, "once per log: {report:#}");
+    }
+
+    #[test]
+    fn a_hook_set_during_the_session_sees_the_panics_which_stay_contained() {
+        let out = case(&["panics-late"], &[("HOTPATH_OUTPUT_FORMAT", "json")]);
+        // dbg!, val! and the measured function's log each format once.
+        assert_eq!(field(&stderr(&out), "hook_calls"), 3, "{}", stderr(&out));
+        assert_eq!(find(&json_report(&out), "val", "bad")["value"], "<Debug panicked>");
     }
 
     #[test]

@@ -55,7 +55,7 @@ pub(crate) struct Tx<T> {
 }
 
 /// The text of a message about to be sent, kept only if the send succeeds.
-pub(crate) struct Note(Option<String>);
+pub(crate) struct Note(Option<crate::functions::DebugText>);
 
 impl<T> Tx<T> {
     fn new(shared: &Shared, log: Option<fn(&T) -> &dyn Debug>) -> Self {

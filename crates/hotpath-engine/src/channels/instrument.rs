@@ -45,7 +45,7 @@ pub fn channel<C: InstrumentChannel>(
 }
 
 /// `channel!(.., log = true)`: as [`channel`], and each message sent is kept (bounded
-/// `Debug` text, the last `HOTPATH_LOGS_LIMIT` per row; see `logs_named("channels", ..)`).
+/// `Debug` text, the last `HOTPATH_LOGS_LIMIT` per row; see `row_logs("channels", ..)`).
 #[inline]
 pub fn channel_logged<C>(
     site: &'static ChannelSite,

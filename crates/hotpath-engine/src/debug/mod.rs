@@ -11,7 +11,8 @@
 //! - the text is formatted on the calling thread into a per-thread scratch buffer,
 //!   outside any lock, through a writer that stops after `HOTPATH_MAX_LOG_LEN`
 //!   characters (default 1536): a longer text keeps `max - 3` characters and ends in
-//!   `...`, and is flagged `cut`; a `Debug` impl that panics is contained;
+//!   `...`, and is flagged `cut`; a `Debug` impl that panics is contained and logged as
+//!   `<Debug panicked>`, unseen by the program's panic hook (`contain`);
 //! - the record is then copied into the ring under the log's own lock: the ring keeps
 //!   the last `HOTPATH_LOGS_LIMIT` records (default 50) and overwrites the oldest in
 //!   place, reusing its strings' capacity, so a full ring allocates nothing;
@@ -19,10 +20,12 @@
 //!   [`DebugLog`](hotpath_model::DebugLog)s (times in nanoseconds since the session
 //!   started), [`LogRing::total`] how many were ever appended.
 //!
-//! A later `log = true` for `#[measure]`, `channel!`, `future!` and `stream!` keeps a
-//! `LogRing` beside its site's other state and appends the result or item; its
-//! endpoint serves `logs()`. Memory per ring: at most `HOTPATH_LOGS_LIMIT` records of
-//! at most `4 × HOTPATH_MAX_LOG_LEN` bytes of text (UTF-8), plus the thread name.
+//! `log = true` on `#[measure]`, `#[future_fn]`, `channel!`, `future!` and `stream!`
+//! keeps a `LogRing` per site or entry (`functions/log_ring.rs`) and appends the
+//! result, output, message or item; `/{section}/{name}/logs` serves its `logs()`, and
+//! the `debug` section lists those rows under `logged`. Memory per ring: at most
+//! `HOTPATH_LOGS_LIMIT` records of at most `4 × HOTPATH_MAX_LOG_LEN` bytes of text
+//! (UTF-8), plus the thread name, and all rings within the shared budget below.
 //!
 //! # The trackers
 //!
@@ -38,11 +41,17 @@
 //! its lock (`keyed`), which holds at most `HOTPATH_ENTRIES_LIMIT` keys (default 1000)
 //! counting `<other>`, into which further keys fold, with one warning in the report.
 //!
-//! Memory is bounded by (dbg! sites + 2 × entries limit) × logs limit records, each at
-//! most `4 × max len` bytes, plus one scratch buffer of that size per thread that
-//! formatted a value. Updates from many threads are exact: each entry has a lock,
+//! Memory: the text logs (`dbg!`, `val!`, `log = true`) hold at most
+//! [`LOG_BYTES_BUDGET`] (32 MiB) of records together: past it the oldest record of each
+//! log is dropped in turn (`budget`); without that, (dbg! sites + entries limit) × logs
+//! limit × `4 × max len` bytes could be reached. Besides: one slot array per log
+//! (logs limit × ~120 bytes), gauges' numeric rings (entries limit × logs limit × ~150
+//! bytes with their thread names) and one scratch buffer of `4 × max len` per thread
+//! that formatted a value. Updates from many threads are exact: each entry has a lock,
 //! held only to copy one record.
 
+mod budget;
+mod contain;
 mod gauge;
 mod keyed;
 mod limits;
@@ -54,6 +63,7 @@ mod site;
 mod text;
 mod val;
 
+pub use budget::{log_bytes, LOG_BYTES_BUDGET};
 pub use gauge::{GaugeRef, GaugeSite};
 pub use limits::{LogLimits, DEFAULT_ENTRIES_LIMIT, DEFAULT_LOGS_LIMIT, DEFAULT_MAX_LOG_LEN};
 pub use location::Location;
@@ -62,6 +72,9 @@ pub use section::logs;
 pub use site::DbgSite;
 pub use val::{ValRef, ValSite};
 
+#[cfg(test)]
+pub(crate) use budget::TEST_LOGS;
+pub(crate) use contain::install_hook;
 pub(crate) use limits::{configure, current as current_limits};
 pub(crate) use section::section;
 pub(crate) use text::write_capped;

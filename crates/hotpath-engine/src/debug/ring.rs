@@ -1,7 +1,10 @@
 //! A bounded ring of log records: slots are created until the limit, then the oldest
-//! is overwritten in place, so its strings' capacity is reused (no allocation in steady
-//! state). The caller holds the entry's lock; the ring counts what it holds in
+//! is refilled and moved to the back, so its strings' capacity is reused (no allocation
+//! in steady state). The oldest record can also be dropped (the logs' shared byte
+//! budget). The caller holds the entry's lock; the ring counts what it holds in
 //! `memory::profiler_bytes`.
+
+use std::collections::VecDeque;
 
 use crate::memory;
 
@@ -12,38 +15,44 @@ pub(crate) trait Record: Default {
 
 /// The last `capacity` records, and how many were ever written.
 pub(crate) struct Ring<R> {
-    slots: Vec<R>,
-    /// Index of the slot the next record overwrites once the ring is full.
-    next: usize,
+    /// Oldest first; a full ring moves its oldest record to the back and refills it.
+    slots: VecDeque<R>,
     total: u64,
 }
 
 impl<R: Record> Ring<R> {
     pub(crate) const fn new() -> Self {
-        Self { slots: Vec::new(), next: 0, total: 0 }
+        Self { slots: VecDeque::new(), total: 0 }
     }
 
     /// Writes the next record with `fill`, into a new slot while fewer than `capacity`
-    /// (at least 1) exist, else over the oldest.
-    pub(crate) fn push(&mut self, capacity: usize, fill: impl FnOnce(&mut R)) {
+    /// (at least 1) exist, else over the oldest. Returns the record's heap bytes before
+    /// and after (0 before for a new slot).
+    pub(crate) fn push(&mut self, capacity: usize, fill: impl FnOnce(&mut R)) -> (usize, usize) {
         let capacity = capacity.max(1);
-        if self.slots.len() < capacity {
-            let vec_before = self.slots.capacity();
-            self.slots.push(R::default());
-            self.next = self.slots.len() % capacity;
-            let slot = self.slots.len() - 1;
-            fill(&mut self.slots[slot]);
-            account(vec_before * size_of::<R>(), self.slots.capacity() * size_of::<R>());
-            account(0, self.slots[slot].heap_bytes());
-        } else {
-            // A smaller limit than when the ring filled (a new session) keeps the old slots.
-            let slot = self.next.min(self.slots.len() - 1);
-            let before = self.slots[slot].heap_bytes();
-            fill(&mut self.slots[slot]);
-            account(before, self.slots[slot].heap_bytes());
-            self.next = (slot + 1) % self.slots.len();
+        let vec_before = self.slots.capacity();
+        // A smaller limit than when the ring filled (a new session) drops the excess.
+        while self.slots.len() > capacity {
+            self.drop_oldest();
         }
+        let mut record =
+            if self.slots.len() == capacity { self.slots.pop_front().unwrap_or_default() } else { R::default() };
+        let before = record.heap_bytes();
+        fill(&mut record);
+        let after = record.heap_bytes();
+        self.slots.push_back(record);
+        account(vec_before * size_of::<R>(), self.slots.capacity() * size_of::<R>());
+        account(before, after);
         self.total += 1;
+        (before, after)
+    }
+
+    /// Frees the oldest record (the shared byte budget of the logs); returns its heap
+    /// bytes, or `None` when the ring is empty.
+    pub(crate) fn drop_oldest(&mut self) -> Option<usize> {
+        let bytes = self.slots.pop_front()?.heap_bytes();
+        account(bytes, 0);
+        Some(bytes)
     }
 
     /// Records ever pushed.
@@ -53,17 +62,12 @@ impl<R: Record> Ring<R> {
 
     /// The newest record.
     pub(crate) fn newest(&self) -> Option<&R> {
-        self.newest_first().next().map(|(_, r)| r)
+        self.slots.back()
     }
 
     /// Records newest first, each with its sequence number (the first record ever is 1).
     pub(crate) fn newest_first(&self) -> impl Iterator<Item = (u64, &R)> + '_ {
-        let len = self.slots.len();
-        let newest = if len == 0 { 0 } else { (self.next + len - 1) % len };
-        (0..len).map(move |back| {
-            let index = (newest + len - back) % len;
-            (self.total - back as u64, &self.slots[index])
-        })
+        self.slots.iter().rev().enumerate().map(move |(back, r)| (self.total - back as u64, r))
     }
 }
 
@@ -109,6 +113,11 @@ mod tests {
         partial.push(3, |t| t.0.push('a'));
         partial.push(3, |t| t.0.push('b'));
         assert_eq!(contents(&partial), [(2, "b".into()), (1, "a".into())]);
+        assert!(partial.drop_oldest().is_some());
+        assert_eq!(contents(&partial), [(2, "b".into())], "the newest keeps its number");
+        assert!(partial.drop_oldest().is_some() && partial.drop_oldest().is_none());
+        partial.push(3, |t| t.0.push('c'));
+        assert_eq!(contents(&partial), [(3, "c".into())]);
     }
 
     #[test]
@@ -118,14 +127,16 @@ mod tests {
             ring.push(4, |t| t.0.push_str("0123456789"));
         }
         let before = memory::profiler_bytes();
-        let pointers: Vec<*const u8> = ring.slots.iter().map(|t| t.0.as_ptr()).collect();
+        let mut pointers: Vec<*const u8> = ring.slots.iter().map(|t| t.0.as_ptr()).collect();
+        pointers.sort();
         for _ in 0..100 {
             ring.push(4, |t| {
                 t.0.clear();
                 t.0.push_str("abcdefgh");
             });
         }
-        let after: Vec<*const u8> = ring.slots.iter().map(|t| t.0.as_ptr()).collect();
+        let mut after: Vec<*const u8> = ring.slots.iter().map(|t| t.0.as_ptr()).collect();
+        after.sort();
         assert_eq!(pointers, after, "no slot's string was reallocated");
         assert!(memory::profiler_bytes() <= before + 1024, "other tests may allocate concurrently");
     }

@@ -1,4 +1,5 @@
-//! The `debug` section and the logs endpoints' data, read from the registries. Each
+//! The `debug` section (with the summary of `log = true` rows) and the logs endpoints'
+//! data, read from the registries. Each
 //! entry is locked briefly, one at a time: a tracker update waits at most for one
 //! row's copy.
 
@@ -8,12 +9,13 @@ use super::gauge::GAUGES;
 use super::limits::{self, Timebase};
 use super::site::DBG_ENTRIES;
 use super::val::VALS;
+use crate::functions::{any_logged, logged_rows};
 use crate::options::Options;
 use crate::sync::lock;
 
-/// Whether any tracker has an entry.
+/// Whether any tracker has an entry, or a `log = true` row a value.
 pub(crate) fn any() -> bool {
-    !lock(&DBG_ENTRIES).is_empty() || !VALS.all().is_empty() || !GAUGES.all().is_empty()
+    !lock(&DBG_ENTRIES).is_empty() || !VALS.all().is_empty() || !GAUGES.all().is_empty() || any_logged()
 }
 
 /// Every tracker that recorded, focus applied; `None` when none did. Not cut by the
@@ -40,6 +42,8 @@ pub(crate) fn section(options: &Options) -> Option<DebugTrackers> {
     section.total_rows = rows.len();
     section.rows = rows;
     section.rows.retain(|r| options.focus.as_ref().is_none_or(|f| f.matches(r.name())));
+    section.logged = logged_rows();
+    section.logged.retain(|r| options.focus.as_ref().is_none_or(|f| f.matches(&r.name)));
     (section.logs_limit, section.max_log_len, section.entries_limit) =
         (limits.per_entry, limits.max_len, limits.entries);
     Some(section)

@@ -8,50 +8,76 @@ use std::cell::{OnceCell, RefCell};
 use std::fmt::{self, Debug, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-/// Appends to a string until `max` characters were written, then refuses more.
+use super::contain;
+
+/// Appends to a string until `max` characters were written, then refuses more. Works
+/// on slices (one copy per write, no per-character push) and notes where the first
+/// `max - 3` characters end, so a cut text needs no second pass.
 struct Capped<'a> {
     out: &'a mut String,
+    /// Characters that may still be written.
     left: usize,
+    /// Characters until the `max - 3` mark, then 0.
+    to_keep: usize,
+    /// Length of `out` at the mark, once reached.
+    keep_at: Option<usize>,
     cut: bool,
 }
 
 impl Write for Capped<'_> {
     fn write_str(&mut self, s: &str) -> fmt::Result {
-        // Bytes bound characters from above: the common short write needs no counting.
-        if s.len() <= self.left {
-            self.out.push_str(s);
-            self.left -= s.chars().count();
-            return Ok(());
-        }
-        for c in s.chars() {
-            if self.left == 0 {
-                self.cut = true;
-                return Err(fmt::Error);
+        if self.keep_at.is_none() {
+            let (bytes, chars) = prefix(s, self.to_keep);
+            if chars == self.to_keep {
+                self.keep_at = Some(self.out.len() + bytes);
             }
-            self.out.push(c);
-            self.left -= 1;
+            self.to_keep -= chars;
+        }
+        let (bytes, chars) = prefix(s, self.left);
+        self.out.push_str(&s[..bytes]);
+        self.left -= chars;
+        if bytes < s.len() {
+            self.cut = true;
+            return Err(fmt::Error);
         }
         Ok(())
     }
 }
 
+/// The longest prefix of `s` of at most `n` characters: its length in bytes and characters.
+fn prefix(s: &str, n: usize) -> (usize, usize) {
+    // Bytes bound characters from above: a short write needs no search.
+    if s.len() <= n {
+        return (s.len(), s.chars().count());
+    }
+    // `n` ASCII bytes are `n` characters, and a character starts right after them.
+    if s.as_bytes()[..n].is_ascii() {
+        return (n, n);
+    }
+    match s.char_indices().nth(n) {
+        Some((end, _)) => (end, n),
+        None => (s.len(), s.chars().count()),
+    }
+}
+
 /// Writes `value`'s `Debug` into `out` (cleared first), at most `max` characters; a
 /// longer text keeps `max - 3` characters and ends in `...`. Returns whether it was
-/// cut. A `Debug` impl that panics leaves `<Debug panicked>` (the panic does not
-/// reach the program).
+/// cut. A `Debug` impl that panics leaves `<Debug panicked>`: the panic is caught
+/// here and, once a session installed the wrapper hook, the program's hook does not
+/// see it (`contain`).
 pub(crate) fn write_capped(out: &mut String, value: &dyn Debug, max: usize) -> bool {
     out.clear();
-    let mut writer = Capped { out: &mut *out, left: max, cut: false };
-    let written = catch_unwind(AssertUnwindSafe(|| {
-        let _ = fmt::write(&mut writer, format_args!("{value:?}"));
-        writer.cut
-    }));
+    let mut writer = Capped { out: &mut *out, left: max, to_keep: max.saturating_sub(3), keep_at: None, cut: false };
+    let written = contain::formatting_user_debug(|| {
+        catch_unwind(AssertUnwindSafe(|| {
+            let _ = fmt::write(&mut writer, format_args!("{value:?}"));
+            (writer.cut, writer.keep_at)
+        }))
+    });
     match written {
-        Ok(false) => false,
-        Ok(true) => {
-            let keep = max.saturating_sub(3);
-            let end = out.char_indices().nth(keep).map_or(out.len(), |(i, _)| i);
-            out.truncate(end);
+        Ok((false, _)) => false,
+        Ok((true, keep_at)) => {
+            out.truncate(keep_at.unwrap_or(0));
             out.push_str("...");
             true
         }
@@ -138,6 +164,11 @@ mod tests {
         assert!(write_capped(&mut out, &"éééééééééé", 8), "characters, not bytes");
         assert_eq!(out, "\"éééé...");
         assert_eq!(out.chars().count(), 8);
+        assert!(write_capped(&mut out, &"aéaéaéaéaé", 9), "mixed, the mark inside a write");
+        assert_eq!(out, "\"aéaéa...");
+        assert!(!write_capped(&mut out, &"", 2) && out == "\"\"");
+        assert!(write_capped(&mut out, &"abc", 3), "a limit of at most 3 keeps only the dots");
+        assert_eq!(out, "...");
     }
 
     #[test]
@@ -151,11 +182,9 @@ mod tests {
 
     #[test]
     fn a_panicking_debug_is_contained() {
-        let hook = std::panic::take_hook();
-        std::panic::set_hook(Box::new(|_| {}));
+        super::super::contain::install_hook();
         let mut out = String::new();
         assert!(!write_capped(&mut out, &Panics, 100));
-        std::panic::set_hook(hook);
         assert_eq!(out, "<Debug panicked>");
     }
 

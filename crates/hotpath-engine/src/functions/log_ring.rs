@@ -1,124 +1,169 @@
-//! The store behind `log = true`: the `Debug` text of the last values a call site or
+//! The logs behind `log = true`: the `Debug` text of the last values a call site or
 //! entry produced (function results, future outputs, channel messages, stream items),
-//! kept per site or entry in a small bounded ring (hooks in `logged.rs` and in each
-//! instrument).
-//!
-//! Interim store: the shared log store of the debug trackers will replace the rings;
-//! the hooks and the readers ([`logs_named`]) keep their shapes. Limits: those of the
-//! debug trackers, `HOTPATH_LOGS_LIMIT` records per ring (default 50, 0 keeps none) of
-//! at most `HOTPATH_MAX_LOG_LEN` characters (default 1536; a longer text keeps
-//! `max - 3` characters and ends in `...`).
+//! kept per site or entry in a [`LogRing`](crate::debug::LogRing) of the debug
+//! trackers' store (hooks in `logged.rs` and in each instrument), so they have its
+//! limits: `HOTPATH_LOGS_LIMIT` records per log (default 50), each at most
+//! `HOTPATH_MAX_LOG_LEN` characters (default 1536; a longer text keeps `max - 3`
+//! characters and ends in `...`), every log within the store's shared byte budget, and
+//! a panicking `Debug` contained (`<Debug panicked>`). Read by row ([`row_logs`]) for
+//! `GET /{section}/{name}/logs` and the MCP tool.
 //!
 //! Cost, only where `log = true` was asked: formatting (bounded by the length limit,
-//! outside any lock), then one uncontended lock of the site's own ring. Memory: at
-//! most limit × length per ring, one ring per logged site or entry.
+//! outside any lock), then one uncontended lock of the site's own log.
 
-use std::collections::VecDeque;
 use std::fmt::Debug;
 use std::sync::{Mutex, OnceLock};
-use std::time::{SystemTime, UNIX_EPOCH};
 
+use hotpath_model::{DebugLog, LoggedRow, RowLogs};
+
+use crate::debug::LogRing;
 use crate::memory;
 use crate::sync::lock;
 
-/// Whose values a ring keeps: the section (`functions`, `futures`, `channels`,
+/// Whose values a log keeps: the section (`functions_timing`, `futures`, `channels`,
 /// `streams`) and the row's name, fixed when the first value is logged.
 pub(crate) struct Owner {
     pub(crate) instrument: &'static str,
     pub(crate) name: String,
 }
 
-/// The last records of one site or entry, oldest first: (Unix time in ms, text).
-pub(crate) struct LogRing {
+/// The log of one site or entry.
+pub(crate) struct RowLog {
     owner: Owner,
-    records: Mutex<VecDeque<(u64, String)>>,
+    log: LogRing,
 }
 
-/// Every ring, for the readers by name.
-static RINGS: Mutex<Vec<&'static LogRing>> = Mutex::new(Vec::new());
+/// Every row log, for the readers by name.
+static LOGS: Mutex<Vec<&'static RowLog>> = Mutex::new(Vec::new());
 
-/// Where a site or entry keeps its ring, made on its first logged value.
-pub(crate) struct LogSlot(OnceLock<&'static LogRing>);
+/// Where a site or entry keeps its log, made on its first logged value.
+pub(crate) struct LogSlot(OnceLock<&'static RowLog>);
 
 impl LogSlot {
     pub(crate) const fn new() -> Self {
         Self(OnceLock::new())
     }
 
-    /// Records `value` into the ring of the entry `name` of `instrument`.
+    /// Records `value` into the log of the entry `name` of `instrument`.
     pub(crate) fn record_entry(&self, instrument: &'static str, name: &str, value: &dyn Debug) {
-        self.record_text(instrument, name, debug_text(value));
+        self.ring(|| Owner { instrument, name: name.to_string() }).push(value);
     }
 
     /// Records a value's text, made earlier by [`debug_text`] (a channel message is
     /// formatted before the send moves it and kept only if the send succeeds).
-    pub(crate) fn record_text(&self, instrument: &'static str, name: &str, text: String) {
-        self.ring(|| Owner { instrument, name: name.to_string() }).push_text(text);
+    pub(crate) fn record_text(&self, instrument: &'static str, name: &str, text: DebugText) {
+        self.ring(|| Owner { instrument, name: name.to_string() }).log.append_text(&text.text, text.cut);
     }
 
-    /// The ring, made (and registered for the readers) on first use.
-    pub(crate) fn ring(&self, owner: impl FnOnce() -> Owner) -> &'static LogRing {
+    /// The log, made (and registered for the readers) on first use.
+    pub(crate) fn ring(&self, owner: impl FnOnce() -> Owner) -> &'static RowLog {
         self.0.get_or_init(|| {
             memory::untracked(|| {
-                let ring: &'static LogRing = Box::leak(Box::new(LogRing { owner: owner(), records: Mutex::default() }));
-                memory::allocated(std::mem::size_of::<LogRing>());
-                lock(&RINGS).push(ring);
-                ring
+                let log: &'static RowLog = Box::leak(Box::new(RowLog { owner: owner(), log: LogRing::new() }));
+                memory::allocated(std::mem::size_of::<RowLog>());
+                lock(&LOGS).push(log);
+                log
             })
         })
     }
 
-    /// The ring, if a value was logged.
-    pub(crate) fn get(&self) -> Option<&'static LogRing> {
+    /// The log, if a value was logged.
+    pub(crate) fn get(&self) -> Option<&'static RowLog> {
         self.0.get().copied()
     }
 }
 
-/// The logged values of the row `name` of `instrument` (`functions`, `futures`,
-/// `channels` or `streams`), oldest first; rows of one name are merged by time.
-pub fn logs_named(instrument: &str, name: &str) -> Vec<(u64, String)> {
-    let rings = lock(&RINGS).clone();
-    let mut out: Vec<(u64, String)> = rings
-        .iter()
-        .filter(|ring| ring.owner.instrument == instrument && ring.owner.name == name)
-        .flat_map(|ring| ring.snapshot())
-        .collect();
-    out.sort_by_key(|(ms, _)| *ms);
-    out
+/// The logged values of the row `name` of `section` (`functions_timing`, `futures`,
+/// `channels` or `streams`), newest first; rows of one name are merged by time.
+/// `None` when that row logged nothing.
+pub fn row_logs(section: &str, name: &str) -> Option<RowLogs> {
+    let logs: Vec<&'static RowLog> =
+        lock(&LOGS).iter().copied().filter(|l| l.owner.instrument == section && l.owner.name == name).collect();
+    if logs.is_empty() {
+        return None;
+    }
+    let mut out = RowLogs::default();
+    (out.section, out.name) = (section.to_string(), name.to_string());
+    for log in logs {
+        out.total += log.log.total();
+        out.logs.extend(log.log.logs());
+    }
+    out.logs.sort_by_key(|l| std::cmp::Reverse(l.at_ns));
+    out.logs.truncate(crate::debug::current_limits().per_entry);
+    Some(out)
 }
 
-impl LogRing {
-    pub(crate) fn push(&self, value: &dyn Debug) {
-        self.push_text(debug_text(value));
-    }
+/// Whether any row logged a value.
+pub(crate) fn any_logged() -> bool {
+    lock(&LOGS).iter().any(|l| l.log.total() > 0)
+}
 
-    fn push_text(&self, text: String) {
-        let (keep, _) = limits();
-        if keep == 0 {
-            return;
-        }
-        memory::untracked(|| {
-            let ms = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
-            let added = text.capacity();
-            let mut records = lock(&self.records);
-            while records.len() >= keep {
-                if let Some((_, old)) = records.pop_front() {
-                    memory::freed(old.capacity());
-                }
+/// One summary per logged row (sites of one name merged), by section then name.
+pub(crate) fn logged_rows() -> Vec<LoggedRow> {
+    let logs = lock(&LOGS).clone();
+    let mut rows: Vec<LoggedRow> = Vec::new();
+    for log in logs {
+        let (total, newest) = log.log.summary();
+        let Some(newest) = newest.filter(|_| total > 0) else { continue };
+        let (section, name) = (log.owner.instrument, log.owner.name.as_str());
+        let index = match rows.iter().position(|r| r.section == section && r.name == name) {
+            Some(i) => i,
+            None => {
+                let mut row = LoggedRow::default();
+                (row.section, row.name) = (section.to_string(), name.to_string());
+                rows.push(row);
+                rows.len() - 1
             }
-            records.push_back((ms, text));
-            memory::allocated(added);
-        });
+        };
+        let row = &mut rows[index];
+        row.total += total;
+        row.kept += log.log.kept();
+        if row.total == total || newest.at_ns >= row.last_at_ns {
+            (row.value, row.cut, row.last_at_ns) = (newest.value.unwrap_or_default(), newest.cut, newest.at_ns);
+        }
+    }
+    rows.sort_by(|a, b| (&a.section, &a.name).cmp(&(&b.section, &b.name)));
+    rows
+}
+
+/// The logged values of the row `name` of `instrument`, oldest first: (nanoseconds
+/// since the session started, text).
+pub fn logs_named(instrument: &str, name: &str) -> Vec<(u64, String)> {
+    let mut logs = row_logs(instrument, name).map(|r| r.logs).unwrap_or_default();
+    logs.reverse();
+    logs.into_iter().map(pair).collect()
+}
+
+fn pair(log: DebugLog) -> (u64, String) {
+    (log.at_ns, log.value.unwrap_or_default())
+}
+
+impl RowLog {
+    pub(crate) fn push(&'static self, value: &dyn Debug) {
+        self.log.append(value, None);
     }
 
+    /// The kept values, oldest first: (nanoseconds since the session started, text).
     pub(crate) fn snapshot(&self) -> Vec<(u64, String)> {
-        lock(&self.records).iter().cloned().collect()
+        let mut logs = self.log.logs();
+        logs.reverse();
+        logs.into_iter().map(pair).collect()
     }
 }
 
-/// `value`'s `Debug` text cut to `HOTPATH_MAX_LOG_LEN` characters (see [`bounded_debug`]).
-pub(crate) fn debug_text(value: &dyn Debug) -> String {
-    memory::untracked(|| bounded_debug(value, limits().1))
+/// A value's `Debug` text made ahead of logging it, and whether it was cut.
+pub(crate) struct DebugText {
+    text: String,
+    cut: bool,
+}
+
+/// `value`'s `Debug` text cut to `HOTPATH_MAX_LOG_LEN` characters (`debug::write_capped`).
+pub(crate) fn debug_text(value: &dyn Debug) -> DebugText {
+    memory::untracked(|| {
+        let mut text = String::new();
+        let cut = crate::debug::write_capped(&mut text, value, limits().1);
+        DebugText { text, cut }
+    })
 }
 
 /// Records per ring and characters per record: the log limits the session resolved
@@ -128,30 +173,45 @@ fn limits() -> (usize, usize) {
     (limits.per_entry, limits.max_len)
 }
 
-/// `value`'s `Debug` text, at most `max` characters: a longer one keeps `max - 3` and
-/// ends in `...`. A panicking `Debug` gives `<Debug panicked>`; the panic stays here.
-/// The same capped writer as the debug trackers' (`debug::write_capped`).
-pub(crate) fn bounded_debug(value: &dyn Debug, max: usize) -> String {
-    let mut out = String::new();
-    crate::debug::write_capped(&mut out, value, max);
-    out
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{bounded_debug, limits, logs_named, LogSlot};
+    use super::{limits, logs_named, row_logs, LogSlot, Owner};
+
+    fn bounded_debug(value: &dyn std::fmt::Debug, max: usize) -> String {
+        let mut out = String::new();
+        crate::debug::write_capped(&mut out, value, max);
+        out
+    }
 
     #[test]
-    fn a_ring_keeps_the_last_values_up_to_the_limit() {
+    fn a_log_keeps_the_last_values_up_to_the_limit_merged_by_name() {
         static SLOT: LogSlot = LogSlot::new();
+        static TWIN: LogSlot = LogSlot::new();
         let (keep, _) = limits();
+        let _alone = crate::sync::lock(&crate::debug::TEST_LOGS);
+        let owner = || Owner { instrument: "channels", name: "ring-test".into() };
+        // Without the session switch (unit tests): the store's append, as a session would.
         for i in 0..keep + 10 {
-            SLOT.record_entry("channels", "ring-test", &i);
+            SLOT.ring(owner).log.append_keyed(&i, None, None);
         }
         let texts: Vec<String> = logs_named("channels", "ring-test").into_iter().map(|(_, t)| t).collect();
         let expected: Vec<String> = (10..keep + 10).map(|i| i.to_string()).collect();
-        assert_eq!(texts, expected);
-        assert!(logs_named("streams", "ring-test").is_empty(), "rings are per instrument");
+        assert_eq!(texts, expected, "oldest first");
+        assert!(logs_named("streams", "ring-test").is_empty(), "logs are per section");
+        assert_eq!(row_logs("channels", "ring-test").map(|r| r.total), Some(keep as u64 + 10));
+        // Two sites of one name merge (their order, by time, is not checked here: other
+        // unit tests move the log clock's base).
+        static ONE: LogSlot = LogSlot::new();
+        let twin = || Owner { instrument: "channels", name: "merge-test".into() };
+        ONE.ring(twin).log.append_keyed(&1, None, None);
+        ONE.ring(twin).log.append_keyed(&2, None, None);
+        TWIN.ring(twin).log.append_keyed(&"twin", None, None);
+        let merged = row_logs("channels", "merge-test").expect("logged");
+        assert_eq!((merged.section.as_str(), merged.total, merged.logs.len()), ("channels", 3, 3));
+        let mut values: Vec<String> = merged.logs.iter().filter_map(|l| l.value.clone()).collect();
+        values.sort();
+        assert_eq!(values, ["\"twin\"", "1", "2"]);
+        assert!(row_logs("channels", "never").is_none());
     }
 
     #[test]

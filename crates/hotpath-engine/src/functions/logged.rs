@@ -1,6 +1,6 @@
 //! `log = true` on `#[measure]` and `#[future_fn]` (and `future!`, whose site is an
 //! [`FnSite`] too): the hook the expansions call, and the reader by site. The values
-//! go to the site's ring in the interim store (`log_ring`).
+//! go to the site's log (`log_ring`).
 
 use std::fmt::Debug;
 
@@ -14,7 +14,7 @@ pub fn log_value<T: Debug + ?Sized>(site: &'static FnSite, value: &T) {
     if switch::enabled() {
         let owner = || Owner {
             instrument: match site.kind() {
-                SiteKind::Function => "functions",
+                SiteKind::Function => "functions_timing",
                 SiteKind::Future => "futures",
             },
             name: site.name(),
@@ -23,7 +23,8 @@ pub fn log_value<T: Debug + ?Sized>(site: &'static FnSite, value: &T) {
     }
 }
 
-/// The logged values of `site`, oldest first: (Unix time in ms, `Debug` text).
+/// The logged values of `site`, oldest first: (nanoseconds since the session started,
+/// `Debug` text).
 pub fn logs(site: &'static FnSite) -> Vec<(u64, String)> {
     site.logs().get().map(|ring| ring.snapshot()).unwrap_or_default()
 }

@@ -16,6 +16,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{json, Map, Value};
 
 use super::debug::{self, DebugLogsArgs};
+use super::row_logs::{self, RowLogsArgs};
 use super::tools::{self, ChangesArgs, FunctionArgs, HotspotsArgs, MarkArgs, NoArgs, SectionArgs};
 use super::{hotspots, marks};
 use crate::server::{live_snapshot, status, Snapshot};
@@ -34,13 +35,14 @@ impl Hotpath {
 }
 
 /// The other tools: (name, description).
-const OTHER_TOOLS: [(&str, &str); 6] = [
+const OTHER_TOOLS: [(&str, &str); 7] = [
     ("function_detail", "Everything measured about one function: timing, allocations, CPU samples, async polls."),
     ("hotspots", "A short ranked list of what costs most across all sections (time, allocations, CPU, waits, slow consumers, runtime flags)."),
     ("mark", "Remember the current numbers under a name, to ask changes_since_mark later (after a code or load change)."),
     ("changes_since_mark", "What changed since a mark: per section, rows whose numbers moved (deltas), new rows, and the average duration of calls made since."),
     ("profiler_status", "Process id, uptime, hotpath version, which sections have data and why the others do not."),
     debug::TOOL,
+    row_logs::TOOL,
 ];
 
 fn schema_of<T: JsonSchema>() -> Arc<Map<String, Value>> {
@@ -66,6 +68,7 @@ fn all_tools() -> Vec<Tool> {
             "mark" => schema_of::<MarkArgs>(),
             "changes_since_mark" => schema_of::<ChangesArgs>(),
             "debug_logs" => schema_of::<DebugLogsArgs>(),
+            "row_logs" => schema_of::<RowLogsArgs>(),
             _ => schema_of::<NoArgs>(),
         };
         tools.push(tool(name, description, schema));
@@ -151,6 +154,12 @@ impl Hotpath {
                 let params: DebugLogsArgs = args(name, arguments)?;
                 let (text, data) = debug::call(&snapshot()?.report, params)
                     .map_err(|e| McpError::invalid_params(format!("debug_logs: {e}"), None))?;
+                Ok(answer(text, data))
+            }
+            "row_logs" => {
+                let params: RowLogsArgs = args(name, arguments)?;
+                let (text, data) = row_logs::call(&snapshot()?.report, params)
+                    .map_err(|e| McpError::invalid_params(format!("row_logs: {e}"), None))?;
                 Ok(answer(text, data))
             }
             "profiler_status" => {

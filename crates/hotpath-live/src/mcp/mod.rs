@@ -14,6 +14,7 @@
 //! - `hotspots`: the ranked summary across sections.
 //! - `marks`: `mark` and `changes_since_mark`.
 //! - `debug`: `debug_logs`, the trackers and their log records.
+//! - `row_logs`: `row_logs`, the `log = true` values of functions, futures, channels, streams.
 
 mod bridge;
 mod debug;
@@ -21,6 +22,7 @@ mod envelope;
 mod handler;
 mod hotspots;
 mod marks;
+mod row_logs;
 mod tools;
 
 /// Mounts the MCP service at `/mcp` (before the live server starts, so it is

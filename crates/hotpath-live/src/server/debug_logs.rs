@@ -1,15 +1,71 @@
-//! `GET /debug/{dbg|val|gauge}/{id}/logs`: the kept log records of one tracker, newest
-//! first, read from the engine's log store (not from the cached snapshot, so a value
-//! just recorded is there). `?limit=N` keeps the newest N, `?focus=text|/regex/` the
-//! records whose value (or key, on `<other>`) matches.
+//! `GET /debug/{dbg|val|gauge}/{id}/logs`: the kept log records of one tracker, and
+//! `GET /{functions_timing|futures|channels|streams}/{name}/logs`: the values that
+//! `log = true` kept for one row (`{name}` is the row's name, percent-encoded where it
+//! needs to be). Newest first, read from the engine's log store (not from the cached
+//! snapshot, so a value just recorded is there). `?limit=N` keeps the newest N,
+//! `?focus=text|/regex/` the records whose value (or key, on `<other>`) matches.
 
-use hotpath_model::{DebugLog, DebugLogs, TrackerKind};
+use hotpath_model::{DebugLog, DebugLogs, RowLogs, TrackerKind};
 
 use super::http::Response;
 use super::query::Query;
 
-/// The path shape, for the index.
+/// The path shapes, for the index.
 pub(crate) const PATTERN: &str = "/debug/{dbg|val|gauge}/{id}/logs";
+pub(crate) const ROW_PATTERN: &str = "/{functions_timing|futures|channels|streams}/{name}/logs";
+
+/// Sections whose rows can keep logs (`log = true`).
+pub(crate) const LOGGED_SECTIONS: [&str; 4] = ["functions_timing", "futures", "channels", "streams"];
+
+/// The response for a row's logs path, or `None` when `path` is not one.
+pub(crate) fn serve_row(path: &str, query: &str) -> Option<Response> {
+    let rest = path.strip_prefix('/')?.strip_suffix("/logs")?;
+    let (section, name) = rest.split_once('/')?;
+    let section = LOGGED_SECTIONS.into_iter().find(|s| *s == section)?;
+    let Some(name) = percent_decode(name) else {
+        return Some(Response::error(400, &format!("{name:?} is not a percent-encoded UTF-8 row name")));
+    };
+    let query = match Query::parse(query) {
+        Ok(q) => q,
+        Err(problem) => return Some(Response::error(400, &problem)),
+    };
+    let Some(mut logs) = hotpath_engine::row_logs(section, &name) else {
+        let message = format!(
+            "no logged values for {name:?} in {section} (log = true keeps them); GET /{section} lists the rows"
+        );
+        return Some(Response::error(404, &message));
+    };
+    if let Some(focus) = &query.focus {
+        keep_rows(&mut logs, |text| focus.matches(text));
+    }
+    if let Some(limit) = query.limit.filter(|n| *n > 0) {
+        logs.logs.truncate(limit);
+    }
+    Some(Response::json(200, serde_json::to_value(&logs).map(|v| v.to_string()).unwrap_or_default()))
+}
+
+/// Keeps a row's records whose value matches.
+pub(crate) fn keep_rows(logs: &mut RowLogs, matches: impl Fn(&str) -> bool) {
+    logs.logs.retain(|log| searchable(log).iter().any(|t| matches(t)));
+}
+
+/// `%XX` escapes decoded; `None` for a bad escape or a result that is not UTF-8.
+fn percent_decode(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = text.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
 
 /// The response for a logs path, or `None` when `path` is not one.
 pub(crate) fn serve(path: &str, query: &str) -> Option<Response> {
@@ -62,6 +118,20 @@ mod tests {
         assert_eq!(serve("/debug/val/x/logs", "").map(|r| r.status), Some(404));
         assert_eq!(serve("/debug/gauge/4000000/logs", "").map(|r| r.status), Some(404));
         assert_eq!(serve("/debug/dbg/0/logs", "limit=ten").map(|r| r.status), Some(400));
+    }
+
+    #[test]
+    fn row_logs_paths_are_taken_for_logged_sections_only() {
+        assert!(serve_row("/functions_timing", "").is_none());
+        assert!(serve_row("/threads/main/logs", "").is_none());
+        assert!(serve_row("/debug/val/1/logs", "").is_none(), "the trackers' path is not a row's");
+        let missing = serve_row("/functions_timing/nobody%3A%3Ahere/logs", "").map(|r| r.status);
+        assert_eq!(missing, Some(404));
+        assert_eq!(serve_row("/channels/bad%zz/logs", "").map(|r| r.status), Some(400));
+        assert_eq!(serve_row("/streams/x/logs", "limit=ten").map(|r| r.status), Some(400));
+        assert_eq!(percent_decode("a%3A%3Ab%20c%2Fd").as_deref(), Some("a::b c/d"));
+        assert_eq!(percent_decode("caf%C3%A9").as_deref(), Some("café"));
+        assert!(percent_decode("%FF").is_none() && percent_decode("%4").is_none());
     }
 
     #[test]

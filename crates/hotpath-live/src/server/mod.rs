@@ -12,7 +12,8 @@
 //! - `routes`: path → handler; section endpoints come from the model's section table.
 //! - `rendered`: each response rendered once per snapshot, path and query, and shared.
 //! - `pending`: response bodies, shared and counted in a 16 MiB budget (503 beyond it).
-//! - `debug_logs`: `/debug/{kind}/{id}/logs`, the log records of one debug tracker.
+//! - `debug_logs`: `/debug/{kind}/{id}/logs`, the log records of one debug tracker, and
+//!   `/{section}/{name}/logs`, the `log = true` values of one row.
 //! - `query`: `?limit=` and `?focus=` for any section.
 //! - `prometheus`: the text exposition of the sections' typed metric families.
 //! - `auth`: the constant-time bearer-token check, with the tokens of the path's surface.
@@ -45,6 +46,8 @@ pub use mount::{mount, ChunkedBody, Mount, MountConnection};
 // What the MCP tools read: the same snapshot and status as the endpoints.
 #[cfg(feature = "mcp")]
 pub(crate) use debug_logs::keep as keep_debug_logs;
+#[cfg(feature = "mcp")]
+pub(crate) use debug_logs::{keep_rows as keep_row_logs, LOGGED_SECTIONS};
 #[cfg(feature = "mcp")]
 pub(crate) use routes::status;
 #[cfg(feature = "mcp")]

@@ -48,6 +48,9 @@ fn builtin(request: &HttpRequest, state: &State) -> Response {
     if let Some(response) = debug_logs::serve(path, &request.query) {
         return response;
     }
+    if let Some(response) = debug_logs::serve_row(path, &request.query) {
+        return response;
+    }
     let known = ENDPOINTS.contains(&path) || section(path).is_some();
     if !known {
         return Response::error(404, &format!("unknown path {path:?}; GET / lists the endpoints"));
@@ -95,8 +98,12 @@ fn serve_section(snapshot: &Snapshot, query: &Query, path: &str) -> Response {
 
 fn index() -> Response {
     let sections = SECTIONS.iter().map(|d| format!("/{}", d.key));
-    let endpoints: Vec<String> =
-        ENDPOINTS.iter().map(|e| e.to_string()).chain(sections).chain([debug_logs::PATTERN.to_string()]).collect();
+    let endpoints: Vec<String> = ENDPOINTS
+        .iter()
+        .map(|e| e.to_string())
+        .chain(sections)
+        .chain([debug_logs::PATTERN, debug_logs::ROW_PATTERN].map(String::from))
+        .collect();
     Response::json(
         200,
         json!({ "endpoints": endpoints, "query": ["limit=N (0 = all)", "focus=text or /regex/"] }).to_string(),

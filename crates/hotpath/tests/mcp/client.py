@@ -22,7 +22,7 @@ SECTION_TOOLS = [
     "functions_timing", "functions_alloc", "functions_cpu", "functions_icount", "threads", "io", "channels",
     "streams", "futures", "mutexes", "rw_locks", "tokio_runtime", "server", "http", "sql", "debug",
 ]
-OTHER_TOOLS = ["function_detail", "hotspots", "mark", "changes_since_mark", "profiler_status", "debug_logs"]
+OTHER_TOOLS = ["function_detail", "hotspots", "mark", "changes_since_mark", "profiler_status", "debug_logs", "row_logs"]
 # Sections the agent program fills, and a row each has (functions_alloc with --alloc only).
 WITH_DATA = {
     "functions_timing": "case_agent::fetch", "functions_alloc": "case_agent::encode", "io": "log",
@@ -158,6 +158,20 @@ async def scenario(client, args, transport, version="2026-07-28"):
     check(result.structured_content["logs"][0]["op"] == "set", "a gauge's records", result.structured_content)
     await tool_error(client, "debug_logs", {"tracker": "no_such_tracker_zz"}, "no_such_tracker_zz")
     await tool_error(client, "debug_logs", {"kind": "meter"}, "meter")
+
+    # row_logs: the log = true rows, then one row's values, filtered.
+    listed = (await client.call_tool("row_logs", {})).structured_content["rows"]
+    parse = next((r for r in listed if r["name"] == "case_agent::parse"), {})
+    check(parse.get("section") == "functions_timing" and parse.get("total", 0) >= 1, "row_logs lists logged rows", listed)
+    result = await client.call_tool("row_logs", {"row": "case_agent::parse", "limit": 3})
+    logs = result.structured_content
+    check(not result.is_error and logs["section"] == "functions_timing" and 1 <= len(logs["logs"]) <= 3
+          and logs["total"] >= len(logs["logs"]) and logs["logs"][0]["value"].isdigit(), "row_logs returns a row's values", logs)
+    wanted = logs["logs"][0]["value"]
+    filtered = (await client.call_tool("row_logs", {"row": "parse", "filter": f"/^{wanted}$/"})).structured_content
+    check(filtered["logs"] and all(l["value"] == wanted for l in filtered["logs"]), "row_logs filters by text", filtered)
+    await tool_error(client, "row_logs", {"row": "no_such_row_zz"}, "no_such_row_zz")
+    await tool_error(client, "row_logs", {"section": "threads"}, "keeps no logs")
 
     # profiler_status and the report resource.
     status = (await client.call_tool("profiler_status", {})).structured_content

@@ -22,7 +22,7 @@ impl futures_core::Stream for Count {
     }
 }
 
-#[hotpath::measure]
+#[hotpath::measure(log = true)]
 fn parse(line: &str) -> usize {
     line.split(',').map(str::len).sum()
 }

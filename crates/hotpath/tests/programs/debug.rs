@@ -3,8 +3,11 @@
 //! unchanged), `dbg-calls N` (N `dbg!` calls at one call site), `keys N` (N distinct
 //! `val!` and `gauge!` keys), `threads T N` (T threads and T Tokio tasks updating
 //! shared trackers N times each), `live SECONDS` (trackers, then a gauge updated every
-//! 10 ms until the time is up). A `dbg!` runs before and after the session, where it
-//! must record nothing.
+//! 10 ms until the time is up), `val-sets N KEYS` (N sets of a 1536-character value
+//! over KEYS keys), `panics` (values whose `Debug` panics, under a panic
+//! hook set before the session that aborts the process), `panics-late` (the same under
+//! a counting hook set inside the session, which replaces the profiler's). A `dbg!`
+//! runs before and after the session, where it must record nothing.
 
 use std::time::{Duration, Instant};
 
@@ -12,6 +15,12 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let number = |i: usize, default: u64| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default);
     let mode = args.first().map_or("report", String::as_str);
+    if mode == "panics" {
+        std::panic::set_hook(Box::new(|info| {
+            eprintln!("the program's hook saw: {info}");
+            std::process::abort();
+        }));
+    }
     let _ = hotpath::dbg!("before the session");
     session(mode, number(1, 1), number(2, 1));
     let _ = hotpath::dbg!("after the report");
@@ -25,6 +34,15 @@ fn session(mode: &str, a: u64, b: u64) {
         "keys" => keys(a),
         "threads" => threads(a, b),
         "live" => live(a),
+        "val-sets" => val_sets(a, b),
+        "panics" => panics(),
+        "panics-late" => {
+            std::panic::set_hook(Box::new(|_| {
+                HOOK_CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }));
+            panics();
+            eprintln!("hook_calls={}", HOOK_CALLS.load(std::sync::atomic::Ordering::Relaxed));
+        }
         other => panic!("unknown mode {other}"),
     }
 }
@@ -54,6 +72,13 @@ fn report() {
     hotpath::gauge!("fresh").inc(2);
     hotpath::gauge!("fresh").dec(5_i64);
     println!("values ok");
+}
+
+fn log_bytes() -> usize {
+    #[cfg(feature = "hotpath")]
+    return hotpath::__private::log_bytes();
+    #[cfg(not(feature = "hotpath"))]
+    0
 }
 
 fn profiler_bytes() -> usize {
@@ -101,6 +126,23 @@ fn keys(n: u64) {
     eprintln!("keys={n} bytes_before={before} bytes_end={} rss_end_kib={rss} hwm_kib={hwm}", profiler_bytes());
 }
 
+/// `n` `val!` sets of a 1536-character text over `keys` keys in turn, then the
+/// profiler's bytes and the resident set.
+fn val_sets(n: u64, keys: u64) {
+    let text = "x".repeat(1536);
+    let started = Instant::now();
+    for i in 0..n {
+        hotpath::val!(format!("key-{}", i % keys.max(1))).set(&text);
+    }
+    let (rss, hwm) = rss_kib();
+    eprintln!(
+        "sets={n} ms={} bytes_end={} log_bytes={} rss_end_kib={rss} hwm_kib={hwm}",
+        started.elapsed().as_millis(),
+        profiler_bytes(),
+        log_bytes()
+    );
+}
+
 fn threads(threads: u64, n: u64) {
     std::thread::scope(|s| {
         for t in 0..threads {
@@ -146,4 +188,28 @@ fn live(seconds: u64) {
         i += 1;
         std::thread::sleep(Duration::from_millis(10));
     }
+}
+
+static HOOK_CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// A value whose `Debug` panics.
+struct Bad(u32);
+
+impl std::fmt::Debug for Bad {
+    fn fmt(&self, _: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        panic!("Debug of Bad({}) panicked", self.0)
+    }
+}
+
+#[hotpath::measure(log = true)]
+fn make_bad(n: u32) -> Bad {
+    Bad(n)
+}
+
+fn panics() {
+    let bad = hotpath::dbg!(Bad(1));
+    hotpath::val!("bad").set(&bad);
+    let made = make_bad(2);
+    assert_eq!((bad.0, made.0), (1, 2));
+    println!("values ok");
 }

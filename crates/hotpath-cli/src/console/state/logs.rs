@@ -1,10 +1,14 @@
-//! The log records of the debug tracker selected in the Debug tab: which logs path
-//! the poller should fetch (shared with its thread) and what it last brought.
+//! The log records of the debug tracker selected in the Debug tab, or of the selected
+//! row of a section whose rows keep `log = true` values: which logs path the poller
+//! should fetch (shared with its thread) and what it last brought.
 
 use std::sync::{Arc, Mutex};
 
-use hotpath_model::{DebugLogs, DebugRow};
+use hotpath_model::{DebugLogs, DebugRow, RowLogs};
 use serde_json::Value;
+
+/// Sections whose rows can keep logs, as the server serves them (`/{section}/{name}/logs`).
+pub(crate) const LOGGED_SECTIONS: [&str; 4] = ["functions_timing", "futures", "channels", "streams"];
 
 /// Records asked of the server per fetch: more than a screen shows.
 const LIMIT: usize = 200;
@@ -29,8 +33,10 @@ impl Wanted {
 #[derive(Default)]
 pub(crate) struct TrackerLogs {
     wanted: Wanted,
-    /// The last answer: its path, and the logs or why there are none.
+    /// The last answer for a tracker: its path, and the logs or why there are none.
     last: Option<(String, Result<DebugLogs, String>)>,
+    /// The same for a row of another section.
+    last_row: Option<(String, Result<RowLogs, String>)>,
 }
 
 impl TrackerLogs {
@@ -44,10 +50,28 @@ impl TrackerLogs {
         self.wanted.set(tracker.map(logs_path));
     }
 
-    /// Takes in the server's answer for `path`, read as the model's `DebugLogs`.
+    /// Follows the row `name` of `section` (one of [`LOGGED_SECTIONS`]).
+    pub(crate) fn follow_row(&self, section: &str, name: &str) {
+        self.wanted.set(Some(row_path(section, name)));
+    }
+
+    /// Takes in the server's answer for `path`, read as the model's `DebugLogs` (a
+    /// tracker's) or `RowLogs` (a row's).
     pub(crate) fn received(&mut self, path: String, logs: Result<Value, String>) {
-        let logs = logs.and_then(|v| serde_json::from_value(v).map_err(|e| format!("{path}: unexpected answer: {e}")));
-        self.last = Some((path, logs));
+        let unexpected = |e: serde_json::Error| format!("{path}: unexpected answer: {e}");
+        if path.starts_with("/debug/") {
+            let logs = logs.and_then(|v| serde_json::from_value(v).map_err(unexpected));
+            self.last = Some((path, logs));
+        } else {
+            let logs = logs.and_then(|v| serde_json::from_value(v).map_err(unexpected));
+            self.last_row = Some((path, logs));
+        }
+    }
+
+    /// The last answer for the row `name` of `section`, if the last fetch was of it.
+    pub(crate) fn of_row(&self, section: &str, name: &str) -> Option<&Result<RowLogs, String>> {
+        let path = row_path(section, name);
+        self.last_row.as_ref().filter(|(p, _)| *p == path).map(|(_, logs)| logs)
     }
 
     /// The last answer for `tracker`, if the last fetch was of it.
@@ -60,6 +84,19 @@ impl TrackerLogs {
 /// `/debug/{kind}/{id}/logs?limit=N` of a tracker.
 fn logs_path(tracker: &DebugRow) -> String {
     format!("/debug/{}/{}/logs?limit={LIMIT}", tracker.kind().as_str(), tracker.id())
+}
+
+/// `/{section}/{name}/logs?limit=N`, the name percent-encoded but for `:`.
+fn row_path(section: &str, name: &str) -> String {
+    let mut encoded = String::with_capacity(name.len());
+    for byte in name.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~:".contains(&byte) {
+            encoded.push(byte as char);
+        } else {
+            encoded.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    format!("/{section}/{encoded}/logs?limit={LIMIT}")
 }
 
 #[cfg(test)]
@@ -95,5 +132,22 @@ mod tests {
         assert!(logs.of(&gauge).is_some_and(|l| l.as_ref().is_err_and(|e| e.contains("unexpected answer"))));
         logs.follow(None);
         assert_eq!(wanted.get(), None);
+    }
+
+    #[test]
+    fn follows_a_logged_row_by_its_encoded_name() {
+        let mut logs = TrackerLogs::default();
+        let wanted = logs.wanted();
+        logs.follow_row("channels", "jobs of a/b");
+        assert_eq!(wanted.get().as_deref(), Some("/channels/jobs%20of%20a%2Fb/logs?limit=200"));
+        logs.follow_row("functions_timing", "app::parse");
+        let path = wanted.get().unwrap();
+        assert_eq!(path, "/functions_timing/app::parse/logs?limit=200");
+        let answer = json!({"section": "functions_timing", "name": "app::parse", "total": 9,
+                            "logs": [{"seq": 9, "at_ns": 5, "thread": "main", "value": "Ok(1)"}]});
+        logs.received(path, Ok(answer));
+        let got = logs.of_row("functions_timing", "app::parse").unwrap().as_ref().unwrap();
+        assert_eq!((got.total, got.logs[0].value.as_deref()), (9, Some("Ok(1)")));
+        assert!(logs.of_row("futures", "app::parse").is_none(), "another row's answer is not shown");
     }
 }

@@ -7,7 +7,8 @@
 //! - `table`: the table types; `build` picks `timing` (typed functions timing) or
 //!   `generic` (any other section) to fill one.
 //! - `history`: per-row rates over time, for the rate columns and sparklines.
-//! - `logs`: the log records of the debug tracker selected in the Debug tab.
+//! - `logs`: the log records of the debug tracker selected in the Debug tab, or of a
+//!   selected row that keeps `log = true` values.
 
 mod app;
 mod build;
@@ -25,7 +26,7 @@ pub(crate) use fields::{flatten, row_lists};
 pub(crate) use generic::show_value;
 pub(crate) use history::{nested_key, History};
 pub(crate) use labels::title_of;
-pub(crate) use logs::Wanted;
+pub(crate) use logs::{Wanted, LOGGED_SECTIONS};
 pub(crate) use table::{Kind, Table, TableRow};
 pub(crate) use tabs::{SubView, Tab, TabViews};
 

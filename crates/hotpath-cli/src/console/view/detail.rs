@@ -1,5 +1,6 @@
 //! The selected row in full: every field under a human label (`Lock wait P50`),
-//! formatted in its unit, lists inside the row summed up by their length, and a
+//! formatted in its unit, lists inside the row summed up by their length, the values
+//! it logged (`log = true`, when the report's `debug.logged` lists it), and a
 //! sparkline of its main counter's rate over time (calls/s for functions).
 
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -10,7 +11,9 @@ use ratatui::Frame;
 use serde_json::Value;
 
 use super::{flow, tracker};
-use crate::console::state::{flatten, row_lists, show_value, title_of, App, History, Kind, SubView, Table, TableRow};
+use crate::console::state::{
+    flatten, row_lists, show_value, title_of, App, History, Kind, SubView, Table, TableRow, LOGGED_SECTIONS,
+};
 
 /// What a screen adds to the detail pane.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -38,16 +41,51 @@ pub(crate) fn draw(
     if extra == Extra::Tracker {
         return tracker::draw(frame, area, app, row, field_lines(&row.raw));
     }
-    let [fields, spark] = Layout::vertical([Constraint::Min(3), Constraint::Length(6)]).areas(area);
     let mut lines = Vec::new();
     if extra == Extra::Flow {
         lines.extend(flow::lines(view.section, &row.key, &row.raw, &app.history));
         lines.push(Line::from(""));
     }
     lines.extend(field_lines(&row.raw));
+    let name = row.raw.get("name").and_then(Value::as_str).unwrap_or(&row.name);
+    let logged = logged(app, view.section, name);
+    let [fields, logs, spark] = Layout::vertical([
+        if logged {
+            Constraint::Length((lines.len() as u16 + 2).min(area.height / 3).max(3))
+        } else {
+            Constraint::Min(3)
+        },
+        if logged { Constraint::Min(3) } else { Constraint::Length(0) },
+        Constraint::Length(6),
+    ])
+    .areas(area);
     let block = Block::bordered().title(format!(" {} ", row.name));
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }).block(block), fields);
+    if logged {
+        row_logs(frame, logs, app, view.section, name);
+    }
     sparkline(frame, spark, &app.history, view.section, &row.key, table);
+}
+
+/// Whether the row `name` of `section` keeps `log = true` values: the report's
+/// `debug.logged` lists it.
+fn logged(app: &App, section: &str, name: &str) -> bool {
+    if !LOGGED_SECTIONS.contains(&section) {
+        return false;
+    }
+    let rows = app.report().and_then(|r| r.pointer("/debug/logged")).and_then(Value::as_array);
+    rows.into_iter().flatten().any(|r| r["section"] == section && r["name"] == name)
+}
+
+/// The row's last logged values, fetched by the poller from `/{section}/{name}/logs`.
+fn row_logs(frame: &mut Frame<'_>, area: Rect, app: &App, section: &str, name: &str) {
+    app.logs.follow_row(section, name);
+    let (title, lines) = match app.logs.of_row(section, name) {
+        None => (" Logs ".to_string(), vec![Line::from("fetching…").fg(Color::Yellow)]),
+        Some(Err(e)) => (" Logs ".to_string(), vec![Line::from(e.clone()).fg(Color::Yellow)]),
+        Some(Ok(answer)) => tracker::records(&answer.logs, answer.total),
+    };
+    frame.render_widget(Paragraph::new(lines).block(Block::bordered().title(title)), area);
 }
 
 /// `Label: value` for every field, nested objects under their path's words, and

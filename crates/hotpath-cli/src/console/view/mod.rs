@@ -33,7 +33,7 @@ pub(crate) fn draw(frame: &mut Frame<'_>, app: &mut App) {
             .areas(frame.area());
     chrome::tabs(frame, tabs, app);
     chrome::views(frame, views, app);
-    // The poller fetches tracker logs only while the Debug tab shows one.
+    // The poller fetches logs only while a tracker or a logged row is shown.
     app.logs.follow(None);
     match app.tab {
         Tab::Functions => functions::draw(frame, body, app),

@@ -373,3 +373,25 @@ fn the_services_tab_shows_requests_and_latency_first() {
     }
     assert!(!text.contains("Status status"), "{text}");
 }
+
+#[test]
+fn a_logged_functions_detail_pane_shows_its_values() {
+    let logged = json!({"debug": {"total_rows": 0, "logs_limit": 50, "max_log_len": 1536, "entries_limit": 1000,
+        "rows": [], "logged": [{"section": "functions_timing", "name": "app::parse", "total": 300, "kept": 50,
+        "value": "Ok(3)", "last_at_ns": 9}]}});
+    let mut app = app_with(logged);
+    let text = screen(&mut app, 150, 40);
+    assert!(text.contains("▶ app::parse") && text.contains("fetching…"), "{text}");
+    let path = app.logs.wanted().get().expect("the selected row's logs are wanted");
+    assert_eq!(path, "/functions_timing/app::parse/logs?limit=200");
+    let logs = json!({"section": "functions_timing", "name": "app::parse", "total": 300, "logs": [
+        {"seq": 300, "at_ns": 1_500_000_000u64, "thread": "main", "value": "Ok(3)"},
+        {"seq": 299, "at_ns": 1_000_000_000u64, "thread": "main", "value": "Err(\"odd\")"}]});
+    app.apply(Update::Logs { path, logs: Ok(logs) }, Instant::now());
+    let text = screen(&mut app, 150, 40);
+    assert!(text.contains("Logs: 2 kept of 300") && text.contains("Calls per second"), "{text}");
+    assert!(text.find("Ok(3)").unwrap() < text.find("Err(\"odd\")").unwrap(), "newest first: {text}");
+    app.handle(Action::Bottom); // app::load logs nothing: no pane, nothing fetched
+    let text = screen(&mut app, 150, 40);
+    assert!(!text.contains("Logs") && app.logs.wanted().get().is_none(), "{text}");
+}

@@ -43,8 +43,13 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, row: &TableRow,
 
 /// The title (`Logs: 50 kept of 1200`) and one line per record, newest first.
 fn log_lines(answer: &DebugLogs) -> (String, Vec<Line<'static>>) {
-    let records = &answer.logs;
-    let title = format!(" Logs: {} kept of {} ", records.len(), answer.total);
+    records(&answer.logs, answer.total)
+}
+
+/// The title (`Logs: 50 kept of 1200`) and one line per record of `records`, newest
+/// first, of `total` ever logged (a tracker's or a `log = true` row's).
+pub(crate) fn records(records: &[DebugLog], total: u64) -> (String, Vec<Line<'static>>) {
+    let title = format!(" Logs: {} kept of {total} ", records.len());
     if records.is_empty() {
         return (title, vec![Line::from("no records yet")]);
     }

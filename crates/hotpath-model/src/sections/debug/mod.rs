@@ -71,6 +71,32 @@ pub struct DebugTrackers {
     pub entries_limit: usize,
     /// `dbg!` rows by source location, then `val!` and `gauge!` rows by key.
     pub rows: Vec<DebugRow>,
+    /// Rows of other sections that keep logs (`log = true`), by section and name; their
+    /// records are served at `/{section}/{name}/logs`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub logged: Vec<LoggedRow>,
+}
+
+/// A summary of one row's `log = true` values (`functions_timing`, `futures`,
+/// `channels`, `streams`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct LoggedRow {
+    /// The section's key (`functions_timing`).
+    pub section: String,
+    /// The row's name, as in that section.
+    pub name: String,
+    /// Values ever logged.
+    pub total: u64,
+    /// Records kept now (the logs limit, less what the shared byte budget dropped).
+    pub kept: usize,
+    /// The newest value's `Debug` text.
+    pub value: String,
+    /// Whether it was cut at the length limit.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cut: bool,
+    /// When it was logged, nanoseconds since profiling started.
+    pub last_at_ns: u64,
 }
 
 /// One tracker; the JSON carries its kind as `"kind": "dbg" | "val" | "gauge"`.
@@ -232,6 +258,22 @@ pub struct DebugLogs {
     /// Records ever appended (the oldest are dropped beyond the logs limit).
     pub total: u64,
     /// The kept records, newest first.
+    pub logs: Vec<DebugLog>,
+}
+
+/// The logged values of one row of another section, kept by `log = true`
+/// (`GET /{section}/{name}/logs`: `functions_timing`, `futures`, `channels`, `streams`).
+/// Rows of one name (several call sites or instances) are merged, newest first.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct RowLogs {
+    /// The section's key, as in its endpoint (`functions_timing`).
+    pub section: String,
+    /// The row's name, as in the section.
+    pub name: String,
+    /// Values ever logged (the oldest are dropped beyond the logs limit and the budget).
+    pub total: u64,
+    /// The kept records, newest first (`seq` counts within one call site or instance).
     pub logs: Vec<DebugLog>,
 }
 

@@ -64,7 +64,18 @@ impl DebugTrackers {
         let summary = shown(self.rows.len(), self.total_rows);
         let mut out =
             format!("debug - Debug trackers: dbg! by call site, val! and gauge! by key, last values. ({summary})\n");
-        for (title, count, table) in [("dbg!", dbgs, dbg), ("val!", vals, val), ("gauge!", gauges, gauge)] {
+        let mut logged = Table::new(["Section", "Row", "Logged", "Last value", "Last"]);
+        for r in &self.logged {
+            logged.row(vec![
+                r.section.clone(),
+                one_line(&r.name),
+                format_count(r.total),
+                value(&r.value),
+                ago(r.last_at_ns),
+            ]);
+        }
+        let tables = [("dbg!", dbgs, dbg), ("val!", vals, val), ("gauge!", gauges, gauge)];
+        for (title, count, table) in tables.into_iter().chain([("log = true", self.logged.len(), logged)]) {
             if count > 0 {
                 out.push_str(title);
                 out.push('\n');
@@ -174,6 +185,25 @@ mod tests {
         let text = s.table(&Meta { name_width: 10, ..Meta::default() });
         assert!(text.contains(&format!("| {}…{}END |", "a".repeat(15), "a".repeat(21))), "{text}");
         assert!(text.contains("| kkk…kktail |"), "{text}");
+    }
+
+    #[test]
+    fn logged_rows_of_other_sections_have_their_table() {
+        let mut s = section();
+        let row = crate::sections::debug::LoggedRow {
+            section: "functions_timing".into(),
+            name: "app::parse".into(),
+            total: 1500,
+            kept: 50,
+            value: "Ok(7)".into(),
+            last_at_ns: 1_500_000_000,
+            ..Default::default()
+        };
+        s.logged.push(row);
+        let text = s.table(&Meta { wall_ns: 2_000_000_000, ..Meta::default() });
+        assert!(text.contains("\nlog = true\n"), "{text}");
+        assert!(text.contains("| functions_timing | app::parse | 1,500  | Ok(7)      | 500.00 ms ago |"), "{text}");
+        assert!(!section().table(&Meta::default()).contains("log = true"), "no table without logged rows");
     }
 
     #[test]
