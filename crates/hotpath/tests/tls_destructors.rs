@@ -38,6 +38,8 @@ fn row_calls(name: &str) -> u64 {
 #[test]
 fn calls_from_thread_local_destructors_count() {
     let _session = MainGuard::start(MainConfig::new("tls_destructors::test").format("none"));
+    // The session's own thread holds a recorder (its main row's self time reads it).
+    let before = live_threads();
     for _ in 0..4 {
         std::thread::spawn(|| {
             // Destructors run in reverse order of registration on the platforms we know
@@ -53,5 +55,5 @@ fn calls_from_thread_local_destructors_count() {
     assert_eq!(row_calls("first_call"), 4);
     assert_eq!(row_calls("in_destructor"), 4 * 2 * u64::from(CALLS), "every call from a destructor counts");
     assert_eq!(snapshot().unwrap().meta.dropped, 0);
-    assert_eq!(live_threads(), 0, "recorders attached in late destructors are retired too");
+    assert_eq!(live_threads(), before, "recorders attached in late destructors are retired too");
 }
