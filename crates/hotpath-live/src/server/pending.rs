@@ -5,7 +5,7 @@
 //! copy, and many such clients together hold at most the budget's worth of distinct
 //! bodies (`rendered` refuses new renders beyond it with a 503).
 
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
 
 /// Bytes of response bodies held at once beyond which no new body is rendered.
@@ -16,6 +16,9 @@ pub(crate) static PENDING: Budget = Budget::new(BUDGET);
 
 /// A peak of bodies held from which, once all are gone, freed memory is given back.
 pub(crate) const GIVE_BACK_AFTER: usize = 4 * 1024 * 1024;
+
+/// How many times [`give_back`] ran.
+pub(crate) static GIVEN_BACK: AtomicU64 = AtomicU64::new(0);
 
 /// Returns the free memory of the allocator's heaps to the system, after a burst of
 /// large responses has been sent or dropped (called by the reactor, once per burst).
@@ -30,6 +33,7 @@ pub(crate) const GIVE_BACK_AFTER: usize = 4 * 1024 * 1024;
 /// (no `mallopt`). Elsewhere (musl, another global allocator) this does nothing: such
 /// allocators return memory by their own policy.
 pub(crate) fn give_back() {
+    GIVEN_BACK.fetch_add(1, Relaxed);
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: malloc_trim only releases pages of free chunks in glibc's heaps, under
     // the arenas' own locks; no live allocation is touched.
@@ -78,11 +82,14 @@ impl Budget {
 
     /// [`due`](Self::due), once: the moment to give freed memory back to the system.
     pub(crate) fn settled(&self, high: usize) -> bool {
-        let due = self.due(high);
-        if due {
-            self.peak.store(0, Relaxed);
-        }
-        due
+        let peak = self.peak.load(Relaxed);
+        self.held() == 0 && peak >= high && self.settle_from(peak)
+    }
+
+    /// Clears the peak seen as `peak`, unless a body counted since raised it: that
+    /// burst is not over, and its peak stays for the next check.
+    fn settle_from(&self, peak: usize) -> bool {
+        self.peak.compare_exchange(peak, 0, Relaxed, Relaxed).is_ok()
     }
 }
 
@@ -139,5 +146,17 @@ mod tests {
         let small = Body::counted(vec![0; 10], &BUDGET);
         drop(small);
         assert!(!BUDGET.settled(50), "a peak below `high` is not worth a trim");
+    }
+
+    #[test]
+    fn a_peak_raised_while_settling_is_kept() {
+        static BUDGET: Budget = Budget::new(1000);
+        drop(Body::counted(vec![0; 60], &BUDGET));
+        // `settled` has seen the peak of 60 when another thread's larger body comes and goes.
+        let seen = BUDGET.peak.load(Relaxed);
+        drop(Body::counted(vec![0; 90], &BUDGET));
+        assert!(!BUDGET.settle_from(seen), "the newer peak is not overwritten");
+        assert!(BUDGET.settled(50), "the newer burst still gives back");
+        assert!(!BUDGET.settled(50));
     }
 }

@@ -18,9 +18,10 @@ use std::time::{Duration, Instant};
 
 use super::conn::{Conn, Handback, Phase, Step};
 use super::http::HttpRequest;
-use super::pending::{self, GIVE_BACK_AFTER, PENDING};
+use super::pending::{self, Budget, GIVE_BACK_AFTER, PENDING};
 use super::poll::{PollSet, Waker, Want};
 use super::pool::{Job, Pool};
+use super::rendered::Rendered;
 use super::State;
 
 /// Connections kept at once; each is a descriptor of the program's.
@@ -77,8 +78,7 @@ impl Reactor {
             self.conns.extend(self.returned.try_iter());
             self.set.clear();
             let now = Instant::now();
-            // Rendered bodies nobody asked for again go, so an idle server holds none.
-            let expiry = self.state.rendered.purge(now);
+            let expiry = tidy(&self.state.rendered, &PENDING, now);
             self.resting = self.resting.filter(|until| *until > now);
             let room = self.conns.len() < MAX_CONNECTIONS || self.conns.iter().any(evictable);
             let listening = room && self.resting.is_none();
@@ -192,7 +192,51 @@ impl Reactor {
     }
 }
 
+/// Purges the rendered bodies nobody asked for again (an idle server holds none) and,
+/// where that let go of the last body of a large burst, gives the memory back now:
+/// with no connection left the loop then waits without a deadline, and a check after
+/// the wait would come only with the next request. Returns when the next rendered
+/// body expires, so the wait ends then even without a request.
+fn tidy(rendered: &Rendered, budget: &Budget, now: Instant) -> Option<Instant> {
+    let expiry = rendered.purge(now);
+    if budget.settled(GIVE_BACK_AFTER) {
+        pending::give_back();
+    }
+    expiry
+}
+
 /// A connection that may be dropped to make room: still receiving, or draining.
 fn evictable(conn: &Conn) -> bool {
     matches!(conn.phase, Phase::Reading(_) | Phase::Draining(_))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::server::http::Response;
+    use crate::server::pending::{Body, GIVEN_BACK};
+    use crate::server::snapshot::Snapshot;
+    use hotpath_model::Report;
+    use std::sync::atomic::Ordering::Relaxed;
+
+    #[test]
+    fn the_purge_that_drops_the_last_large_body_gives_the_memory_back() {
+        static BUDGET: Budget = Budget::new(pending::BUDGET);
+        let rendered = Rendered::default();
+        let snapshot = Arc::new(Snapshot::new(Report::default(), Duration::from_secs(1)));
+        let large = || Response {
+            body: Body::counted(vec![b'#'; GIVE_BACK_AFTER + 1], &BUDGET),
+            ..Response::json(200, String::new())
+        };
+        // One ordinary large scrape: the worker sent it and let go; the cache holds it.
+        drop(rendered.serve(&snapshot, "/metrics", large));
+        let given = GIVEN_BACK.load(Relaxed);
+        let expiry = tidy(&rendered, &BUDGET, Instant::now()).expect("cached: the wait has a deadline");
+        assert_eq!(BUDGET.held(), GIVE_BACK_AFTER + 1);
+        // The loop wakes at the expiry, with no request: that purge frees and gives back.
+        assert_eq!(tidy(&rendered, &BUDGET, expiry), None, "nothing left to wait for");
+        assert_eq!(BUDGET.held(), 0);
+        assert!(GIVEN_BACK.load(Relaxed) > given, "given back without a further request");
+        assert!(!BUDGET.due(GIVE_BACK_AFTER), "once per burst");
+    }
 }

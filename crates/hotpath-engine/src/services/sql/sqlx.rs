@@ -6,7 +6,10 @@
 //! `rows_affected`. sqlx does not say whether a query failed. The event is emitted
 //! where sqlx runs the statement: for SQLite that is sqlx's worker thread, outside any
 //! route scope; for PostgreSQL and MySQL the task that awaits the query. That worker
-//! thread's name (`sqlx-sqlite-worker-N`) is the one hint of the dialect sqlx gives.
+//! thread's name (`sqlx-sqlite-worker-N`) is the one hint of the dialect sqlx gives,
+//! and the user may rename it (`SqliteConnectOptions::thread_name`): a renamed worker's
+//! queries are read as of an unknown dialect, where `$1` (which sqlx's SQLite uses
+//! too) is no sign of PostgreSQL, so `"..."` strings stay hidden there.
 
 use std::cell::RefCell;
 use std::fmt;

@@ -2,18 +2,18 @@
 //! `VALUES (?, ?), (?, ?)` after the first dropped (`VALUES (?, ?)`), whitespace as
 //! one space; and the statement's kind, from its first verb outside parentheses.
 
-use super::lex::Tok;
+use super::lex::{Class, Tok};
 use super::Kind;
 
 /// Decides each `"..."` left open by the lexer: a name where it is part of a
 /// qualified name (`"t"."c"`, no string can be), otherwise a value, since MySQL
 /// reads `"..."` as a string.
 pub(super) fn resolve_quoted(toks: &mut [Tok], sql: &str) {
-    let dot = |t: Option<&Tok>| matches!(t, Some(Tok::Punct(s, e)) if &sql[*s..*e] == ".");
+    let dot = |t: Option<&Tok>| t.is_some_and(|t| t.is_punct(sql, "."));
     for i in 0..toks.len() {
-        if let Tok::Quoted(s, e) = toks[i] {
+        if toks[i].class == Class::Quoted {
             let qualified = dot(i.checked_sub(1).and_then(|p| toks.get(p))) || dot(toks.get(i + 1));
-            toks[i] = if qualified { Tok::Word(s, e) } else { Tok::Value };
+            toks[i].class = if qualified { Class::Word } else { Class::Value };
         }
     }
 }
@@ -28,32 +28,37 @@ pub(super) fn emit(toks: &[Tok], sql: &str) -> (String, Kind) {
     let mut values_at: Option<usize> = None;
     // Off once a row scan met the end: later scans could only meet it again.
     let mut scan_rows = true;
+    // An `INSERT` or `REPLACE` was seen: MySQL's `VALUE` (a column elsewhere) lists rows.
+    let mut inserting = false;
     let mut i = 0;
     while i < toks.len() {
         let tok = toks[i];
         i += 1;
-        match tok {
-            Tok::Space => out.space = true,
-            Tok::Value => out.push("?"),
-            Tok::Quoted(s, e) | Tok::Word(s, e) => {
-                let w = &sql[s..e];
+        match tok.class {
+            Class::Space | Class::Comment => out.space = true,
+            Class::Value => out.push("?"),
+            Class::Quoted | Class::Word => {
+                let w = tok.text(sql);
                 out.push(w);
                 if depth == 0 && kind.is_none() {
                     kind = Kind::of_verb(w);
                 } else if nested_kind.is_none() {
                     nested_kind = Kind::of_verb(w);
                 }
+                inserting |= w.eq_ignore_ascii_case("insert") || w.eq_ignore_ascii_case("replace");
                 if w.eq_ignore_ascii_case("in") {
                     if let Some(end) = value_list_end(toks, i, sql) {
                         out.push(" (?)");
                         i = end;
                     }
-                } else if w.eq_ignore_ascii_case("values") || w.eq_ignore_ascii_case("value") {
+                } else if (w.eq_ignore_ascii_case("values") || inserting && w.eq_ignore_ascii_case("value"))
+                    && opens_row(toks, i, sql)
+                {
                     values_at = Some(depth);
                 }
             }
-            Tok::Punct(s, e) => {
-                let p = &sql[s..e];
+            Class::Punct => {
+                let p = tok.text(sql);
                 out.push(p);
                 match p {
                     "(" => depth += 1,
@@ -92,14 +97,29 @@ impl Out {
 }
 
 fn skip_space(toks: &[Tok], mut i: usize) -> usize {
-    while toks.get(i) == Some(&Tok::Space) {
+    while toks.get(i).is_some_and(Tok::is_space) {
         i += 1;
     }
     i
 }
 
 fn is_punct(tok: Option<&Tok>, sql: &str, p: &str) -> bool {
-    matches!(tok, Some(Tok::Punct(s, e)) if &sql[*s..*e] == p)
+    tok.is_some_and(|t| t.is_punct(sql, p))
+}
+
+fn is_value(tok: Option<&Tok>) -> bool {
+    tok.is_some_and(|t| t.class == Class::Value)
+}
+
+fn is_row_word(tok: Option<&Tok>, sql: &str) -> bool {
+    tok.is_some_and(|t| t.class == Class::Word && t.text(sql).eq_ignore_ascii_case("row"))
+}
+
+/// After `VALUES`: a row follows (`(` or `ROW(`), so the word lists rows; `value` as
+/// a column (`SELECT value, ...`, `SET value = ...`) does not.
+fn opens_row(toks: &[Tok], i: usize, sql: &str) -> bool {
+    let j = skip_space(toks, i);
+    is_punct(toks.get(j), sql, "(") || is_row_word(toks.get(j), sql)
 }
 
 /// After `IN`: the end of ` (?, ?, ...)` when the list holds only values. A list that
@@ -112,7 +132,7 @@ fn value_list_end(toks: &[Tok], i: usize, sql: &str) -> Option<usize> {
     }
     loop {
         j = skip_space(toks, j + 1);
-        if toks.get(j) != Some(&Tok::Value) {
+        if !is_value(toks.get(j)) {
             return None;
         }
         j = skip_space(toks, j + 1);
@@ -134,7 +154,7 @@ fn more_rows_end(toks: &[Tok], mut i: usize, sql: &str) -> Option<usize> {
             return Some(i);
         }
         let mut open = skip_space(toks, comma + 1);
-        if matches!(toks.get(open), Some(Tok::Word(s, e)) if sql[*s..*e].eq_ignore_ascii_case("row")) {
+        if is_row_word(toks.get(open), sql) {
             open = skip_space(toks, open + 1);
         }
         if !is_punct(toks.get(open), sql, "(") {

@@ -1,21 +1,54 @@
 //! One pass over a statement's bytes into tokens: every literal of SQLite, PostgreSQL
 //! and MySQL (strings in all their forms, numbers, blobs, placeholders) becomes one
-//! value token, comments and whitespace become one space token, everything else is
-//! kept as a slice of the text.
+//! value token, comments and whitespace become one space or comment token, everything
+//! else is kept as a slice of the text. Every token holds its byte span, so that two
+//! readings of one text can be laid over each other (`mask`).
 
-/// One token; `Word` and `Punct` are byte ranges of the text.
+/// What a token is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Tok {
+pub(super) enum Class {
     /// A literal or a placeholder, shown as `?`.
     Value,
     /// A name, a keyword, or a quoted identifier (`` `t` ``, `"t"` where known to be one).
-    Word(usize, usize),
+    Word,
     /// A `"..."` whose role (name or string) is decided once the statement is lexed.
-    Quoted(usize, usize),
+    Quoted,
     /// One operator or punctuation character.
-    Punct(usize, usize),
-    /// Whitespace or a comment.
+    Punct,
+    /// Whitespace.
     Space,
+    /// A comment, shown as a space.
+    Comment,
+}
+
+/// One token: its class and its byte range of the text. `u32` offsets (the caller
+/// cuts statements to 1 MiB) keep a token at 12 bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Tok {
+    pub(super) class: Class,
+    pub(super) start: u32,
+    pub(super) end: u32,
+}
+
+impl Tok {
+    fn new(class: Class, start: usize, end: usize) -> Self {
+        Self { class, start: start as u32, end: end as u32 }
+    }
+
+    /// Whitespace or a comment: written as one space.
+    pub(super) fn is_space(&self) -> bool {
+        matches!(self.class, Class::Space | Class::Comment)
+    }
+
+    /// The token's text.
+    pub(super) fn text<'a>(&self, sql: &'a str) -> &'a str {
+        &sql[self.start as usize..self.end as usize]
+    }
+
+    /// True for a `Punct` token that is `p`.
+    pub(super) fn is_punct(&self, sql: &str, p: &str) -> bool {
+        self.class == Class::Punct && self.text(sql) == p
+    }
 }
 
 /// How the dialect lexes what the three differ on.
@@ -23,8 +56,11 @@ pub(super) enum Tok {
 pub(super) struct Mode {
     /// `\'` escapes a quote inside `'...'` (MySQL).
     pub(super) backslash: bool,
-    /// `#` starts a comment (MySQL), except before `>` or `-` (PostgreSQL's `#>`, `#-`).
+    /// `#` starts a comment (MySQL).
     pub(super) hash_comments: bool,
+    /// `#>` and `#-` are operators, not comments (PostgreSQL's JSON operators): only
+    /// where the text reads as PostgreSQL.
+    pub(super) hash_operators: bool,
     /// `"..."` is a name (`Some(true)`), a string (`Some(false)`) or decided later (`None`).
     pub(super) dq_ident: Option<bool>,
 }
@@ -32,7 +68,8 @@ pub(super) struct Mode {
 /// The tokens, and what they say about the dialect.
 pub(super) struct Lexed {
     pub(super) toks: Vec<Tok>,
-    /// A `$1` placeholder, a `$$` string or a `::` cast: PostgreSQL.
+    /// A `$$` string, an `E'...'` string or a `::` cast: PostgreSQL. (`$1` is not:
+    /// sqlx's SQLite numbers its parameters the same way.)
     pub(super) postgres: bool,
     /// A backslash escaped something inside a string: read without backslash
     /// escapes, the text would split differently.
@@ -48,60 +85,69 @@ pub(super) fn lex(sql: &str, mode: Mode) -> Lexed {
     while i < b.len() {
         let c = b[i];
         let next = b.get(i + 1).copied();
+        let start = i;
         i = if c.is_ascii_whitespace() {
-            push_space(&mut lexed.toks);
+            push_space(&mut lexed.toks, Class::Space, i, i + 1);
             i + 1
         } else if c == b'-' && next == Some(b'-')
-            || c == b'#' && mode.hash_comments && !matches!(next, Some(b'>' | b'-'))
+            || c == b'#' && mode.hash_comments && !(mode.hash_operators && matches!(next, Some(b'>' | b'-')))
         {
-            push_space(&mut lexed.toks);
-            b[i..].iter().position(|&d| d == b'\n').map_or(b.len(), |p| i + p + 1)
+            let end = b[i..].iter().position(|&d| d == b'\n').map_or(b.len(), |p| i + p + 1);
+            push_space(&mut lexed.toks, Class::Comment, i, end);
+            end
         } else if c == b'/' && next == Some(b'*') {
-            push_space(&mut lexed.toks);
-            block_comment_end(b, i)
+            let end = block_comment_end(b, i);
+            push_space(&mut lexed.toks, Class::Comment, i, end);
+            end
         } else if c == b'\'' {
-            lexed.toks.push(Tok::Value);
-            quoted(b, i, mode.backslash, &mut lexed)
+            let end = quoted(b, i, mode.backslash, &mut lexed);
+            lexed.toks.push(Tok::new(Class::Value, i, end));
+            end
         } else if c == b'"' || c == b'`' {
             let end = quoted(b, i, c == b'"' && mode.backslash, &mut lexed);
-            lexed.toks.push(match (c, mode.dq_ident) {
-                (b'`', _) | (_, Some(true)) => Tok::Word(i, end),
-                (_, Some(false)) => Tok::Value,
-                (_, None) => Tok::Quoted(i, end),
-            });
+            let class = match (c, mode.dq_ident) {
+                (b'`', _) | (_, Some(true)) => Class::Word,
+                (_, Some(false)) => Class::Value,
+                (_, None) => Class::Quoted,
+            };
+            lexed.toks.push(Tok::new(class, i, end));
             end
         } else if c == b'$' {
-            let (tok, end, postgres) = dollar(sql, i);
+            let (class, end, postgres) = dollar(sql, i);
             lexed.postgres |= postgres;
-            lexed.toks.push(tok);
+            lexed.toks.push(Tok::new(class, i, end));
             end
         } else if c == b'?' {
-            lexed.toks.push(Tok::Value);
-            digits_end(b, i + 1)
+            let end = digits_end(b, i + 1);
+            lexed.toks.push(Tok::new(Class::Value, i, end));
+            end
         } else if c == b':' && next == Some(b':') {
             lexed.postgres = true;
-            lexed.toks.push(Tok::Punct(i, i + 1));
-            lexed.toks.push(Tok::Punct(i + 1, i + 2));
+            lexed.toks.push(Tok::new(Class::Punct, i, i + 1));
+            lexed.toks.push(Tok::new(Class::Punct, i + 1, i + 2));
             i + 2
         } else if c.is_ascii_digit() || c == b'.' && next.is_some_and(|d| d.is_ascii_digit()) {
             number(sql, i, &mut lexed.toks)
         } else if matches!(c, b'-' | b'+') && starts_number(b, i + 1) && sign_is_unary(&lexed.toks, sql) {
-            lexed.toks.push(Tok::Value);
-            number_end(b, i + 1)
+            let end = number_end(b, i + 1);
+            lexed.toks.push(Tok::new(Class::Value, start, end));
+            end
         } else if is_ident_start(c) {
             word(sql, i, mode, &mut lexed)
         } else {
             let len = sql[i..].chars().next().map_or(1, char::len_utf8);
-            lexed.toks.push(Tok::Punct(i, i + len));
+            lexed.toks.push(Tok::new(Class::Punct, i, i + len));
             i + len
         };
     }
     lexed
 }
 
-fn push_space(toks: &mut Vec<Tok>) {
-    if toks.last() != Some(&Tok::Space) {
-        toks.push(Tok::Space);
+/// Whitespace next to whitespace (or a comment next to a comment) grows one token.
+fn push_space(toks: &mut Vec<Tok>, class: Class, start: usize, end: usize) {
+    match toks.last_mut() {
+        Some(last) if last.class == class && last.end as usize == start => last.end = end as u32,
+        _ => toks.push(Tok::new(class, start, end)),
     }
 }
 
@@ -147,11 +193,12 @@ fn quoted(b: &[u8], i: usize, backslash: bool, lexed: &mut Lexed) -> usize {
 }
 
 /// At a `$`: a `$1` placeholder, a `$$...$$` or `$tag$...$tag$` string (an open one
-/// runs to the end), a `$name` placeholder (SQLite), or the character itself.
-fn dollar(sql: &str, i: usize) -> (Tok, usize, bool) {
+/// runs to the end), a `$name` placeholder (SQLite), or the character itself; and
+/// whether it says PostgreSQL.
+fn dollar(sql: &str, i: usize) -> (Class, usize, bool) {
     let b = sql.as_bytes();
     if b.get(i + 1).is_some_and(u8::is_ascii_digit) {
-        return (Tok::Value, digits_end(b, i + 1), true);
+        return (Class::Value, digits_end(b, i + 1), false);
     }
     let tag_end =
         b[i + 1..].iter().position(|&c| !is_ident_start(c) && !c.is_ascii_digit()).map_or(b.len(), |p| i + 1 + p);
@@ -159,12 +206,12 @@ fn dollar(sql: &str, i: usize) -> (Tok, usize, bool) {
         let tag = &sql[i..=tag_end];
         let body = tag_end + 1;
         let end = sql[body..].find(tag).map_or(b.len(), |p| body + p + tag.len());
-        return (Tok::Value, end, true);
+        return (Class::Value, end, true);
     }
     if tag_end > i + 1 {
-        return (Tok::Word(i, tag_end), tag_end, false);
+        return (Class::Word, tag_end, false);
     }
-    (Tok::Punct(i, i + 1), i + 1, false)
+    (Class::Punct, i + 1, false)
 }
 
 /// A number or a name that starts with a digit (`2fa`, MySQL allows it).
@@ -180,17 +227,17 @@ fn number(sql: &str, i: usize, toks: &mut Vec<Tok>) -> usize {
         let end =
             b[i + 2..].iter().position(|&c| !(c == b'_' || (c as char).is_digit(radix))).map_or(b.len(), |p| i + 2 + p);
         if end > i + 2 && !b.get(end).is_some_and(|&c| is_ident_char(c)) {
-            toks.push(Tok::Value);
+            toks.push(Tok::new(Class::Value, i, end));
             return end;
         }
     }
     let end = number_end(b, i);
     if b.get(end).is_some_and(|&c| is_ident_char(c)) {
         let end = ident_end(b, end);
-        toks.push(Tok::Word(i, end));
+        toks.push(Tok::new(Class::Word, i, end));
         return end;
     }
-    toks.push(Tok::Value);
+    toks.push(Tok::new(Class::Value, i, end));
     end
 }
 
@@ -201,9 +248,9 @@ fn starts_number(b: &[u8], i: usize) -> bool {
 /// A sign belongs to the number after it where no operand precedes (`= -1`, `(-1`,
 /// `, +2`), so that `IN (-1, 2)` folds like `IN (1, 2)`.
 fn sign_is_unary(toks: &[Tok], sql: &str) -> bool {
-    match toks.iter().rev().find(|t| **t != Tok::Space) {
+    match toks.iter().rev().find(|t| !t.is_space()) {
         None => true,
-        Some(Tok::Punct(s, e)) => !matches!(&sql[*s..*e], ")" | "]"),
+        Some(t) if t.class == Class::Punct => !matches!(t.text(sql), ")" | "]"),
         Some(_) => false,
     }
 }
@@ -252,11 +299,12 @@ fn word(sql: &str, i: usize, mode: Mode, lexed: &mut Lexed) -> usize {
         let escape = one(b'e');
         if escape || one(b'x') || one(b'b') || one(b'n') || one(b'u') || w[0] == b'_' {
             lexed.postgres |= escape;
-            lexed.toks.push(Tok::Value);
-            return quoted(b, q, mode.backslash || escape, lexed);
+            let string_end = quoted(b, q, mode.backslash || escape, lexed);
+            lexed.toks.push(Tok::new(Class::Value, i, string_end));
+            return string_end;
         }
     }
-    lexed.toks.push(Tok::Word(i, end));
+    lexed.toks.push(Tok::new(Class::Word, i, end));
     end
 }
 
@@ -274,4 +322,26 @@ fn ident_end(b: &[u8], mut i: usize) -> usize {
         i += 1;
     }
     i
+}
+
+/// Hides in `kept` what `other`, a second reading of the same text, holds to be a
+/// literal or a comment: a name, quoted name or punctuation of `kept` overlapping a
+/// value or comment of `other` becomes a value. One pass over both: both cover the
+/// text in order, and a token of `other` is looked at again only while it spans
+/// past the `kept` token being checked.
+pub(super) fn mask(kept: &mut [Tok], other: &[Tok]) {
+    let hides = |t: &Tok| matches!(t.class, Class::Value | Class::Comment);
+    let mut j = 0;
+    for tok in kept.iter_mut() {
+        while other.get(j).is_some_and(|o| o.end <= tok.start) {
+            j += 1;
+        }
+        if !matches!(tok.class, Class::Word | Class::Quoted | Class::Punct) {
+            continue;
+        }
+        let overlaps = other[j.min(other.len())..].iter().take_while(|o| o.start < tok.end).any(hides);
+        if overlaps {
+            tok.class = Class::Value;
+        }
+    }
 }

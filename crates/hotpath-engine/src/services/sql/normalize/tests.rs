@@ -50,10 +50,10 @@ fn postgres_strings_dollar_quotes_and_names() {
     assert_eq!(n("SELECT $$a 'secret' $$ || $fn$ secret $x$ $fn$"), "SELECT ? || ?");
     assert_eq!(n("SELECT $$ open secret"), "SELECT ?");
     assert_eq!(n("SELECT U&'d\\0061t', 'x'::text"), "SELECT ?, ?::text");
-    // A `$1` says PostgreSQL: double quotes are names there.
+    // A `::` says PostgreSQL: double quotes are names there.
     assert_eq!(
-        n(r#"SELECT "users"."id" FROM "users" WHERE "name" = $1"#),
-        r#"SELECT "users"."id" FROM "users" WHERE "name" = ?"#
+        n(r#"SELECT "users"."id" FROM "users" WHERE "name" = $1::text"#),
+        r#"SELECT "users"."id" FROM "users" WHERE "name" = ?::text"#
     );
     assert_eq!(in_(r#"SELECT "users" FROM "users""#, Dialect::Postgres), r#"SELECT "users" FROM "users""#);
     // SQLite falls back to a string for a `"..."` naming no column.
@@ -61,7 +61,76 @@ fn postgres_strings_dollar_quotes_and_names() {
         in_(r#"SELECT `users`.`id`, "u"."name" FROM users WHERE name = "bob""#, Dialect::Sqlite),
         r#"SELECT `users`.`id`, "u"."name" FROM users WHERE name = ?"#
     );
-    assert_eq!(n("SELECT data #> '{a}', a$b FROM t"), "SELECT data #> ?, a$b FROM t");
+    assert_eq!(in_("SELECT data #> '{a}', a$b FROM t", Dialect::Postgres), "SELECT data #> ?, a$b FROM t");
+    // Unknown: a hint before the `#` makes it an operator; one after it was in a comment.
+    assert_eq!(n("SELECT $1::int, data #> '{a}', a$b FROM t"), "SELECT ?::int, data #> ?, a$b FROM t");
+    assert_eq!(n("SELECT data #> '{a}', a$b FROM t WHERE id = $1::int"), "SELECT data");
+}
+
+/// Review finding 1: both readings of a `'C:\'` string close; the kept one is masked
+/// by the other, so an apostrophe in a comment cannot shift the quotes.
+#[test]
+fn a_backslash_ending_string_cannot_shift_quotes_through_a_comment() {
+    let cases = [
+        r"SELECT * FROM t WHERE dir = 'C:\' AND owner = 'alice' -- alice's rows",
+        "SELECT * FROM t WHERE dir = 'C:\\' -- owner's files\nAND owner = 'alice'",
+        r"SELECT * FROM t WHERE dir = 'C:\' /* bob's */ AND owner = 'alice'",
+        r"SELECT * FROM t WHERE a = 'x\' AND b = 'it''s' AND c = 'secret3' -- d's",
+    ];
+    for sql in cases {
+        let out = n(sql);
+        for secret in ["alice", "rows", "files", "bob", "secret3", "owner's", "s rows"] {
+            assert!(!out.contains(secret), "{secret} in {out:?} from {sql:?}");
+        }
+        assert!(out.starts_with("SELECT * FROM t WHERE"), "{out}");
+    }
+}
+
+/// Review finding 2: `#-` and `#>` are comments outside PostgreSQL.
+#[test]
+fn hash_operators_only_in_postgres() {
+    assert_eq!(in_("SELECT a FROM t #-secret1 token", Dialect::Mysql), "SELECT a FROM t");
+    assert_eq!(in_("SELECT a FROM t #> secret2", Dialect::Mysql), "SELECT a FROM t");
+    assert_eq!(n("SELECT a FROM t #> secret2"), "SELECT a FROM t");
+    assert_eq!(n("SELECT a FROM t #-secret1 token"), "SELECT a FROM t");
+    assert_eq!(in_("SELECT data #- '{a}' FROM t", Dialect::Postgres), "SELECT data #- ? FROM t");
+}
+
+/// Review finding 3: `$1` is sqlx's SQLite placeholder too, so it does not make
+/// `"..."` a name.
+#[test]
+fn a_numbered_placeholder_does_not_mean_postgres() {
+    assert_eq!(n(r#"SELECT * FROM t WHERE name = "secret5" AND id = $1"#), "SELECT * FROM t WHERE name = ? AND id = ?");
+    assert_eq!(n(r#"SELECT "t"."c" FROM t WHERE id = $1"#), r#"SELECT "t"."c" FROM t WHERE id = ?"#);
+}
+
+/// Review finding 4: a column named `value` is not MySQL's `VALUE`.
+#[test]
+fn a_value_column_keeps_the_statement() {
+    assert_eq!(
+        n("SELECT value, coalesce(a, 0), (SELECT max(x) FROM u) FROM t"),
+        "SELECT value, coalesce(a, ?), (SELECT max(x) FROM u) FROM t"
+    );
+    assert_eq!(n("UPDATE kv SET value = lower(v), (x) = (1)"), "UPDATE kv SET value = lower(v), (x) = (?)");
+    assert_eq!(n("SELECT values, (a), (b) FROM t"), "SELECT values, (a), (b) FROM t");
+    assert_eq!(n("INSERT INTO t VALUE (1, 2), (3, 4)"), "INSERT INTO t VALUE (?, ?)");
+    assert_eq!(n("REPLACE INTO t VALUES (1), (2)"), "REPLACE INTO t VALUES (?)");
+}
+
+/// Review finding 7: diesel's PostgreSQL connects by conninfo too.
+#[test]
+fn conninfo_strings_are_postgres() {
+    assert_eq!(Dialect::of_url("host=localhost dbname=app user=u"), Dialect::Postgres);
+    assert_eq!(Dialect::of_url("dbname=app"), Dialect::Postgres);
+    assert_eq!(Dialect::of_url("file:x.db?mode=ro"), Dialect::Sqlite);
+    assert_eq!(Dialect::of_url("/tmp/a=b.db"), Dialect::Sqlite);
+    assert_eq!(Dialect::of_url(":memory:"), Dialect::Sqlite);
+}
+
+/// Review finding 8: a token is two `u32` offsets and a class, not two `usize`.
+#[test]
+fn tokens_are_twelve_bytes() {
+    assert_eq!(std::mem::size_of::<super::lex::Tok>(), 12);
 }
 
 #[test]
@@ -149,48 +218,90 @@ fn linear_time_on_long_lists_and_nesting() {
     }
 }
 
-/// Literals of every form of one family of dialects (MySQL's: `\'` escapes and
-/// `"..."` strings; SQLite's and PostgreSQL's: dollar quotes), each holding a marker
-/// the test looks for afterwards.
-fn literal(mysql: bool) -> impl Strategy<Value = String> {
+/// The families of literal forms: MySQL's (`\'` escapes, `"..."` strings),
+/// PostgreSQL's with a hint of it (`E'..'`, dollar quotes), and standard strings that
+/// carry no hint (a `'C:\'` ending in a backslash, `N'..'`, `U&'..'`).
+#[derive(Clone, Copy, Debug)]
+enum Family {
+    Mysql,
+    Postgres,
+    Plain,
+}
+
+/// Literals of every form of one family, each holding a marker the test looks for
+/// afterwards.
+fn literal(family: Family) -> impl Strategy<Value = String> {
     let word = "[A-Za-z][A-Za-z0-9]{3,8}";
-    let family: [fn(&str) -> String; 4] = if mysql {
-        [
+    let forms: [fn(&str) -> String; 4] = match family {
+        Family::Mysql => [
             |w| format!(r"'zz{w}\'s'"),
             |w| format!("\"zz{w}\""),
             |w| format!(r#""zz{w}\"x""#),
             |w| format!("_utf8mb4'zz{w}'"),
-        ]
-    } else {
-        [|w| format!("E'zz{w}\\''"), |w| format!("$$zz{w}$$"), |w| format!("$q$ zz{w} $q$"), |w| format!("N'zz{w}'")]
+        ],
+        Family::Postgres => [
+            |w| format!("E'zz{w}\\''"),
+            |w| format!("$$zz{w}$$"),
+            |w| format!("$q$ zz{w} $q$"),
+            |w| format!("N'zz{w}'"),
+        ],
+        Family::Plain => {
+            [|w| format!(r"'zz{w}\'"), |w| format!(r"'C:\zz{w}\'"), |w| format!("U&'zz{w}'"), |w| format!("N'zz{w}'")]
+        }
     };
     prop_oneof![
         word.prop_map(|w| format!("'zz{w}'")),
         word.prop_map(|w| format!("'zz{w}''s'")),
-        word.prop_map(move |w| family[0](&w)),
-        word.prop_map(move |w| family[1](&w)),
-        word.prop_map(move |w| family[2](&w)),
-        word.prop_map(move |w| family[3](&w)),
+        word.prop_map(move |w| forms[0](&w)),
+        word.prop_map(move |w| forms[1](&w)),
+        word.prop_map(move |w| forms[2](&w)),
+        word.prop_map(move |w| forms[3](&w)),
         "[0-9A-F]{4,12}".prop_map(|h| format!("X'FEED{h}'")),
         "[0-9A-F]{4,12}".prop_map(|h| format!("0xFEED{h}")),
         "[1-9][0-9]{5,12}".prop_map(|d| format!("-9{d}")),
         "[1-9][0-9]{5,12}".prop_map(|d| format!("9{d}.5e3")),
+        Just("$1".to_string()),
     ]
 }
 
-/// The marker a literal carries: `zz...`, `FEED...` or the digits.
-fn marker(literal: &str) -> String {
+/// The marker a literal carries: `zz...`, `FEED...` or the digits (none for `$1`).
+fn marker(literal: &str) -> Option<String> {
+    if literal == "$1" {
+        return None;
+    }
     let start = literal.find("zz").or_else(|| literal.find("FEED")).unwrap_or(0);
     let rest = literal[start..].trim_start_matches('-');
     let end = rest.find(|c: char| !c.is_ascii_alphanumeric()).unwrap_or(rest.len());
-    rest[..end].to_string()
+    Some(rest[..end].to_string())
 }
 
-/// A comment; `#` ones where the dialect has them (MySQL).
-fn comment(hash: bool) -> impl Strategy<Value = String> {
-    let hash = if hash { "#" } else { "--" };
-    "[a-z]{4,8}".prop_flat_map(move |w| {
-        prop_oneof![Just(format!("-- zz{w}\n")), Just(format!("/* zz{w} */")), Just(format!("{hash} zz{w}\n"))]
+/// Which `#` comments the dialect has: none (SQLite, PostgreSQL), `# ...` only
+/// (read as PostgreSQL, where `#>` and `#-` are operators), or all of them (MySQL).
+#[derive(Clone, Copy, Debug)]
+enum Hash {
+    None,
+    Plain,
+    All,
+}
+
+/// A comment, some with an apostrophe in them (which must not shift the quotes).
+fn comment(hash: Hash) -> impl Strategy<Value = String> {
+    ("[a-z]{4,8}", 0..8usize).prop_map(move |(w, form)| {
+        let hash_form = match (hash, form) {
+            (Hash::None, _) => None,
+            (_, 6) => Some(format!("# zz{w}'s\n")),
+            (Hash::All, 7) => Some(format!("#-zz{w}\n")),
+            (Hash::All, _) => Some(format!("#> zz{w}\n")),
+            (Hash::Plain, _) => Some(format!("# zz{w}\n")),
+        };
+        match form {
+            0 => format!("-- zz{w}\n"),
+            1 => format!("/* zz{w} */"),
+            2 => format!("-- zz{w}'s rows\n"),
+            3 => format!("/* zz{w}'s */"),
+            4 => format!("-- it's zz{w} 'x\n"),
+            _ => hash_form.unwrap_or_else(|| format!("/* '{w} zz{w} */")),
+        }
     })
 }
 
@@ -198,26 +309,32 @@ proptest! {
     #[test]
     fn no_literal_survives(
         (dialect, lits, comment) in prop_oneof![
-            Just((Dialect::Unknown, true)),
-            Just((Dialect::Unknown, false)),
-            Just((Dialect::Mysql, true)),
-            Just((Dialect::Postgres, false)),
-            Just((Dialect::Sqlite, false)),
+            Just((Dialect::Unknown, Family::Mysql, Hash::All)),
+            Just((Dialect::Unknown, Family::Postgres, Hash::Plain)),
+            Just((Dialect::Unknown, Family::Plain, Hash::All)),
+            Just((Dialect::Mysql, Family::Mysql, Hash::All)),
+            Just((Dialect::Postgres, Family::Postgres, Hash::None)),
+            Just((Dialect::Postgres, Family::Plain, Hash::None)),
+            Just((Dialect::Sqlite, Family::Postgres, Hash::None)),
+            Just((Dialect::Sqlite, Family::Plain, Hash::None)),
         ]
-        .prop_flat_map(|(d, mysql)| (Just(d), prop::collection::vec(literal(mysql), 1..6), comment(d != Dialect::Postgres && d != Dialect::Sqlite))),
-        shape in 0..4usize,
+        .prop_flat_map(|(d, family, hash)| (Just(d), prop::collection::vec(literal(family), 1..6), comment(hash))),
+        shape in 0..5usize,
     ) {
         let list = lits.join(", ");
+        let last = &lits[lits.len() - 1];
         let sql = match shape {
             0 => format!("SELECT a FROM t {comment} WHERE b = {} AND c IN ({list})", lits[0]),
             1 => format!("INSERT INTO t (a) VALUES ({list}), ({list}) {comment}"),
-            2 => format!("{comment}UPDATE t SET a = {} WHERE id = {}", lits[0], lits[lits.len() - 1]),
+            2 => format!("{comment}UPDATE t SET a = {} WHERE id = {last}", lits[0]),
+            3 => format!("SELECT * FROM t WHERE a = {} {comment}AND b = {last} {comment}", lits[0]),
             _ => format!("SELECT {list} {comment}"),
         };
         let out = normalize(&sql, dialect).text;
         for lit in &lits {
-            let m = marker(lit);
-            prop_assert!(!out.contains(&m), "{m} of {lit} in {out} (from {sql})");
+            if let Some(m) = marker(lit) {
+                prop_assert!(!out.contains(&m), "{m} of {lit} in {out} (from {sql})");
+            }
         }
         prop_assert!(!out.contains("zz"), "comment in {out}");
     }
