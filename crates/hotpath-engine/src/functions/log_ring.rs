@@ -74,38 +74,52 @@ impl LogSlot {
 }
 
 /// The logged values of the row `name` of `section` (`functions_timing`, `futures`,
-/// `channels` or `streams`), newest first; rows of one name are merged by time.
+/// `channels` or `streams`; `sql`, `http` and `server` rows log every execution or
+/// request, see `services::logs`), newest first; rows of one name are merged by time.
 /// `None` when that row logged nothing.
 pub fn row_logs(section: &str, name: &str) -> Option<RowLogs> {
-    let logs: Vec<&'static RowLog> =
-        lock(&LOGS).iter().copied().filter(|l| l.owner.instrument == section && l.owner.name == name).collect();
+    let logs: Vec<&'static LogRing> =
+        all_logs().into_iter().filter(|(s, n, _)| *s == section && n == name).map(|(_, _, l)| l).collect();
     if logs.is_empty() {
         return None;
     }
     let mut out = RowLogs::default();
     (out.section, out.name) = (section.to_string(), name.to_string());
     for log in logs {
-        out.total += log.log.total();
-        out.logs.extend(log.log.logs());
+        out.total += log.total();
+        out.logs.extend(log.logs());
     }
     out.logs.sort_by_key(|l| std::cmp::Reverse(l.at_ns));
     out.logs.truncate(crate::debug::current_limits().per_entry);
     Some(out)
 }
 
+/// Every row's log: the `log = true` ones, then the SQL, HTTP and server rows' own
+/// (`services::logs`), as (section, row name, log).
+fn all_logs() -> Vec<(&'static str, String, &'static LogRing)> {
+    let logs = lock(&LOGS).clone();
+    #[allow(unused_mut)]
+    let mut all: Vec<_> = logs.into_iter().map(|l| (l.owner.instrument, l.owner.name.clone(), &l.log)).collect();
+    #[cfg(feature = "services")]
+    all.extend(crate::services::logs::row_logs());
+    all
+}
+
 /// Whether any row logged a value.
 pub(crate) fn any_logged() -> bool {
-    lock(&LOGS).iter().any(|l| l.log.total() > 0)
+    let logged = lock(&LOGS).iter().any(|l| l.log.total() > 0);
+    #[cfg(feature = "services")]
+    let logged = logged || crate::services::logs::any_logged();
+    logged
 }
 
 /// One summary per logged row (sites of one name merged), by section then name.
 pub(crate) fn logged_rows() -> Vec<LoggedRow> {
-    let logs = lock(&LOGS).clone();
     let mut rows: Vec<LoggedRow> = Vec::new();
-    for log in logs {
-        let (total, newest) = log.log.summary();
+    for (section, name, log) in all_logs() {
+        let (total, newest) = log.summary();
         let Some(newest) = newest.filter(|_| total > 0) else { continue };
-        let (section, name) = (log.owner.instrument, log.owner.name.as_str());
+        let name = name.as_str();
         let index = match rows.iter().position(|r| r.section == section && r.name == name) {
             Some(i) => i,
             None => {
@@ -117,7 +131,7 @@ pub(crate) fn logged_rows() -> Vec<LoggedRow> {
         };
         let row = &mut rows[index];
         row.total += total;
-        row.kept += log.log.kept();
+        row.kept += log.kept();
         if row.total == total || newest.at_ns >= row.last_at_ns {
             (row.value, row.cut, row.last_at_ns) = (newest.value.unwrap_or_default(), newest.cut, newest.at_ns);
         }
