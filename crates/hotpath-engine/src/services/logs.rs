@@ -145,3 +145,32 @@ pub(crate) fn row_logs() -> Vec<(&'static str, String, &'static LogRing)> {
 pub(crate) fn any_logged() -> bool {
     !row_logs().is_empty()
 }
+
+#[cfg(all(test, feature = "axum", feature = "services-http", feature = "services-sql"))]
+mod tests {
+    use super::{HttpRecord, ServerRecord, SqlRecord};
+
+    #[test]
+    fn records_are_key_value_lines_with_the_free_text_last() {
+        let sql = |raw| SqlRecord {
+            ns: 1200,
+            rows: Some(1),
+            affected: None,
+            failed: false,
+            statement: "SELECT a FROM t WHERE id = ?",
+            raw,
+        };
+        assert_eq!(
+            format!("{:?}", sql(None)),
+            "duration_ns=1200 rows=1 error=false statement=SELECT a FROM t WHERE id = ?"
+        );
+        assert!(format!("{:?}", sql(Some(" SELECT a FROM t WHERE id = 7\n")))
+            .ends_with("= ? raw=SELECT a FROM t WHERE id = 7"));
+        let http = HttpRecord { method: "GET", status: None, ns: 5, bytes: None, url: "http://h:81/a" };
+        assert_eq!(format!("{http:?}"), "method=GET status=failed duration_ns=5 url=http://h:81/a");
+        let http = HttpRecord { status: Some(200), bytes: Some(3), ..http };
+        assert_eq!(format!("{http:?}"), "method=GET status=200 duration_ns=5 bytes=3 url=http://h:81/a");
+        let server = ServerRecord { status: 404, ns: 9, route: "GET /u/{id}", path: "/u/7" };
+        assert_eq!(format!("{server:?}"), "status=404 duration_ns=9 route=GET /u/{id} path=/u/7");
+    }
+}

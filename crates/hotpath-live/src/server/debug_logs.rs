@@ -131,6 +131,10 @@ mod tests {
         let missing = serve_row("/functions_timing/nobody%3A%3Ahere/logs", "").map(|r| r.status);
         assert_eq!(missing, Some(404));
         assert_eq!(serve_row("/channels/bad%zz/logs", "").map(|r| r.status), Some(400));
+        for section in ["sql", "http", "server"] {
+            let missing = serve_row(&format!("/{section}/GET%20%2Fnone%2F%7Bid%7D/logs"), "").map(|r| r.status);
+            assert_eq!(missing, Some(404), "{section} rows have logs paths");
+        }
         assert_eq!(serve_row("/streams/x/logs", "limit=ten").map(|r| r.status), Some(400));
         assert_eq!(percent_decode("a%3A%3Ab%20c%2Fd").as_deref(), Some("a::b c/d"));
         assert_eq!(percent_decode("caf%C3%A9").as_deref(), Some("café"));
