@@ -31,6 +31,8 @@ mod collect;
 mod hash;
 mod http;
 #[cfg(feature = "services")]
+mod log_record;
+#[cfg(feature = "services")]
 pub(crate) mod logs;
 #[cfg(any(feature = "services-http", feature = "services-sql"))]
 mod names;

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use crate::services::logs::{self, HttpRecord};
+use crate::services::log_record::{self as logs, HttpRecord};
 use crate::services::recorder::with_cell;
 use crate::services::rows::{Key, Row, RowTable};
 use crate::services::scope;
@@ -90,7 +90,6 @@ impl Call {
         };
         let method = self.row.text().split_once(' ').map_or("", |(m, _)| m);
         logs::record(self.row, &HttpRecord { method, status, ns, bytes, url: &self.url });
-        crate::memory::untracked(|| drop(self.url));
         with_cell(self.row.id(), |cell| {
             cell.complete(ns);
             match outcome {
@@ -103,6 +102,15 @@ impl Call {
                 Outcome::Failed => cell.error(true),
             }
         });
+    }
+}
+
+impl Drop for Call {
+    /// Frees the URL as it was made: outside the program's allocation counts (a call
+    /// whose future was dropped never finishes).
+    fn drop(&mut self) {
+        let url = std::mem::take(&mut self.url);
+        crate::memory::untracked(|| drop(url));
     }
 }
 

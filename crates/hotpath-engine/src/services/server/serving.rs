@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use super::super::logs::{self, ServerRecord};
+use super::super::log_record::{self as logs, ServerRecord};
 use super::super::recorder::with_cell;
 use super::super::rows::{Key, Row, RowTable, NONE};
 use super::super::scope::{self, Scope};

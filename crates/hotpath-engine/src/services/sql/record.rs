@@ -4,7 +4,7 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use super::cache::{self, Issuer};
 use super::normalize::{normalize, Dialect, Kind};
-use crate::services::logs::{self, SqlRecord};
+use crate::services::log_record::{self as logs, SqlRecord};
 use crate::services::recorder::with_cell;
 use crate::services::rows::{Key, RowTable};
 use crate::services::scope;
