@@ -34,6 +34,7 @@ mod model_checks;
 pub mod options;
 #[cfg(any(feature = "alloc", feature = "threads"))]
 mod os;
+mod row_logs;
 pub mod sampling;
 pub mod services;
 pub mod spawn;
@@ -54,8 +55,7 @@ pub use clock::{ns_per_tick, reason as clock_reason, source as clock_source};
 pub use collect::{collect, reset, start, Moment};
 pub use entries::Site;
 pub use functions::{
-    future_logged, log_value, logs, logs_named, row_logs, DynSites, FnGuard, FnSite, LoggedFuture, MeasuredFuture,
-    SiteName, ThreadMark,
+    future_logged, log_value, logs, DynSites, FnGuard, FnSite, LoggedFuture, MeasuredFuture, SiteName, ThreadMark,
 };
 pub use hotpath_model as model;
 #[cfg(feature = "icount")]
@@ -63,6 +63,7 @@ pub use icount::Marked;
 pub use io::{io_unwrap, Io, IoEntry, IoSite};
 pub use locks::{mutex, rw_lock, InstrumentMutex, InstrumentRwLock, MutexSite, RwLockSite};
 pub use memory::profiler_bytes;
+pub use row_logs::{logs_named, row_logs};
 pub use streams::{stream, stream_logged, LoggedStream, MeasuredStream, StreamSite};
 #[cfg(feature = "tokio")]
 pub use tokio_runtime::{monitor_tokio, monitor_tokio_current, TokioSite};

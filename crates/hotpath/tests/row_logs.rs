@@ -107,7 +107,7 @@ mod live {
     fn each_kind_serves_its_rows_logs() {
         let live = start();
         let index = live.json("/");
-        let pattern = "/{functions_timing|futures|channels|streams}/{name}/logs";
+        let pattern = "/{functions_timing|futures|channels|streams|sql|http|server}/{name}/logs";
         assert!(index["endpoints"].as_array().unwrap().iter().any(|e| e == pattern), "{index}");
 
         let parse = logs(&live, "/functions_timing/case_row_logs%3A%3Aparse/logs");

@@ -9,8 +9,8 @@ use super::gauge::GAUGES;
 use super::limits::{self, Timebase};
 use super::site::DBG_ENTRIES;
 use super::val::VALS;
-use crate::functions::{any_logged, logged_rows};
 use crate::options::Options;
+use crate::row_logs::{any_logged, logged_rows};
 use crate::sync::lock;
 
 /// Whether any tracker has an entry, or a `log = true` row a value.

@@ -5,7 +5,7 @@
 //! limits: `HOTPATH_LOGS_LIMIT` records per log (default 50), each at most
 //! `HOTPATH_MAX_LOG_LEN` characters (default 1536; a longer text keeps `max - 3`
 //! characters and ends in `...`), every log within the store's shared byte budget, and
-//! a panicking `Debug` contained (`<Debug panicked>`). Read by row ([`row_logs`]) for
+//! a panicking `Debug` contained (`<Debug panicked>`). Read by row (`crate::row_logs`) for
 //! `GET /{section}/{name}/logs` and the MCP tool.
 //!
 //! Cost, only where `log = true` was asked: formatting (bounded by the length limit,
@@ -14,7 +14,7 @@
 use std::fmt::Debug;
 use std::sync::{Mutex, OnceLock};
 
-use hotpath_model::{DebugLog, LoggedRow, RowLogs};
+use hotpath_model::DebugLog;
 
 use crate::debug::LogRing;
 use crate::memory;
@@ -73,72 +73,22 @@ impl LogSlot {
     }
 }
 
-/// The logged values of the row `name` of `section` (`functions_timing`, `futures`,
-/// `channels` or `streams`), newest first; rows of one name are merged by time.
-/// `None` when that row logged nothing.
-pub fn row_logs(section: &str, name: &str) -> Option<RowLogs> {
-    let logs: Vec<&'static RowLog> =
-        lock(&LOGS).iter().copied().filter(|l| l.owner.instrument == section && l.owner.name == name).collect();
-    if logs.is_empty() {
-        return None;
-    }
-    let mut out = RowLogs::default();
-    (out.section, out.name) = (section.to_string(), name.to_string());
-    for log in logs {
-        out.total += log.log.total();
-        out.logs.extend(log.log.logs());
-    }
-    out.logs.sort_by_key(|l| std::cmp::Reverse(l.at_ns));
-    out.logs.truncate(crate::debug::current_limits().per_entry);
-    Some(out)
+/// The `log = true` logs, as (section, row name, log), for the readers (`crate::row_logs`).
+pub(crate) fn own_logs() -> Vec<(&'static str, String, &'static LogRing)> {
+    lock(&LOGS).iter().map(|l| (l.owner.instrument, l.owner.name.clone(), &l.log)).collect()
 }
 
-/// Whether any row logged a value.
-pub(crate) fn any_logged() -> bool {
-    lock(&LOGS).iter().any(|l| l.log.total() > 0)
-}
-
-/// One summary per logged row (sites of one name merged), by section then name.
-pub(crate) fn logged_rows() -> Vec<LoggedRow> {
-    let logs = lock(&LOGS).clone();
-    let mut rows: Vec<LoggedRow> = Vec::new();
-    for log in logs {
-        let (total, newest) = log.log.summary();
-        let Some(newest) = newest.filter(|_| total > 0) else { continue };
-        let (section, name) = (log.owner.instrument, log.owner.name.as_str());
-        let index = match rows.iter().position(|r| r.section == section && r.name == name) {
-            Some(i) => i,
-            None => {
-                let mut row = LoggedRow::default();
-                (row.section, row.name) = (section.to_string(), name.to_string());
-                rows.push(row);
-                rows.len() - 1
-            }
-        };
-        let row = &mut rows[index];
-        row.total += total;
-        row.kept += log.log.kept();
-        if row.total == total || newest.at_ns >= row.last_at_ns {
-            (row.value, row.cut, row.last_at_ns) = (newest.value.unwrap_or_default(), newest.cut, newest.at_ns);
-        }
-    }
-    rows.sort_by(|a, b| (&a.section, &a.name).cmp(&(&b.section, &b.name)));
-    rows
-}
-
-/// The logged values of the row `name` of `instrument`, oldest first: (nanoseconds
-/// since the session started, text).
-pub fn logs_named(instrument: &str, name: &str) -> Vec<(u64, String)> {
-    let mut logs = row_logs(instrument, name).map(|r| r.logs).unwrap_or_default();
-    logs.reverse();
-    logs.into_iter().map(pair).collect()
-}
-
-fn pair(log: DebugLog) -> (u64, String) {
+pub(crate) fn pair(log: DebugLog) -> (u64, String) {
     (log.at_ns, log.value.unwrap_or_default())
 }
 
 impl RowLog {
+    /// Its log in the store.
+    #[cfg(test)]
+    pub(crate) fn ring(&'static self) -> &'static LogRing {
+        &self.log
+    }
+
     pub(crate) fn push(&'static self, value: &dyn Debug) {
         self.log.append(value, None);
     }
@@ -175,43 +125,11 @@ fn limits() -> (usize, usize) {
 
 #[cfg(test)]
 mod tests {
-    use super::{limits, logs_named, row_logs, LogSlot, Owner};
 
     fn bounded_debug(value: &dyn std::fmt::Debug, max: usize) -> String {
         let mut out = String::new();
         crate::debug::write_capped(&mut out, value, max);
         out
-    }
-
-    #[test]
-    fn a_log_keeps_the_last_values_up_to_the_limit_merged_by_name() {
-        static SLOT: LogSlot = LogSlot::new();
-        static TWIN: LogSlot = LogSlot::new();
-        let (keep, _) = limits();
-        let _alone = crate::sync::lock(&crate::debug::TEST_LOGS);
-        let owner = || Owner { instrument: "channels", name: "ring-test".into() };
-        // Without the session switch (unit tests): the store's append, as a session would.
-        for i in 0..keep + 10 {
-            SLOT.ring(owner).log.append_keyed(&i, None, None);
-        }
-        let texts: Vec<String> = logs_named("channels", "ring-test").into_iter().map(|(_, t)| t).collect();
-        let expected: Vec<String> = (10..keep + 10).map(|i| i.to_string()).collect();
-        assert_eq!(texts, expected, "oldest first");
-        assert!(logs_named("streams", "ring-test").is_empty(), "logs are per section");
-        assert_eq!(row_logs("channels", "ring-test").map(|r| r.total), Some(keep as u64 + 10));
-        // Two sites of one name merge (their order, by time, is not checked here: other
-        // unit tests move the log clock's base).
-        static ONE: LogSlot = LogSlot::new();
-        let twin = || Owner { instrument: "channels", name: "merge-test".into() };
-        ONE.ring(twin).log.append_keyed(&1, None, None);
-        ONE.ring(twin).log.append_keyed(&2, None, None);
-        TWIN.ring(twin).log.append_keyed(&"twin", None, None);
-        let merged = row_logs("channels", "merge-test").expect("logged");
-        assert_eq!((merged.section.as_str(), merged.total, merged.logs.len()), ("channels", 3, 3));
-        let mut values: Vec<String> = merged.logs.iter().filter_map(|l| l.value.clone()).collect();
-        values.sort();
-        assert_eq!(values, ["\"twin\"", "1", "2"]);
-        assert!(row_logs("channels", "never").is_none());
     }
 
     #[test]

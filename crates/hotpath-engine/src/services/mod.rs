@@ -30,6 +30,10 @@ mod collect;
 #[cfg(feature = "services")]
 mod hash;
 mod http;
+#[cfg(feature = "services")]
+mod log_record;
+#[cfg(feature = "services")]
+pub(crate) mod logs;
 #[cfg(any(feature = "services-http", feature = "services-sql"))]
 mod names;
 #[cfg(feature = "services")]

@@ -73,6 +73,8 @@ pub(crate) struct Row {
     tag: u8,
     overflow: bool,
     example: Option<Box<str>>,
+    /// Its last executions or requests, in the debug trackers' log store (`logs.rs`).
+    log: crate::debug::LogRing,
     /// Requests in flight and the most at once; on lines of their own, the one shared
     /// write of a server request.
     #[cfg(feature = "axum")]
@@ -120,6 +122,11 @@ impl Row {
     #[cfg(feature = "services-sql")]
     pub(crate) fn example(&self) -> Option<&str> {
         self.example.as_deref()
+    }
+
+    /// Its log of executions or requests.
+    pub(crate) fn log(&self) -> &crate::debug::LogRing {
+        &self.log
     }
 
     /// A request started: one atomic add (and a max) on the row's own line.
@@ -274,6 +281,7 @@ fn make(hash: u64, key: &Key<'_>, overflow: bool, example: Option<Box<str>>) -> 
         tag: key.tag,
         overflow,
         example,
+        log: crate::debug::LogRing::new(),
         #[cfg(feature = "axum")]
         in_flight: Padded(AtomicU64::new(0)),
         #[cfg(feature = "axum")]

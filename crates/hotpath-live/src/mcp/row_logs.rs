@@ -1,7 +1,8 @@
 //! The `row_logs` tool: the rows of other sections that keep `log = true` values
 //! (functions, futures, channels, streams), or one row's last values, optionally
 //! filtered by text. The records come from the engine's log store, as at
-//! `GET /{section}/{name}/logs`.
+//! `GET /{section}/{name}/logs`; SQL, HTTP and server rows log every execution or
+//! request (record shapes in docs/JSON_SCHEMA.md).
 
 use hotpath_engine::options::Focus;
 use hotpath_model::{LoggedRow, Report};
@@ -14,9 +15,10 @@ use crate::server::{keep_row_logs, LOGGED_SECTIONS};
 /// The tool's name and description, for the tool list.
 pub(crate) const TOOL: (&str, &str) = (
     "row_logs",
-    "Values kept by log = true on functions, futures, channels and streams: without `row`, the logged rows \
-     with counts and last values; with `row` (a row name or a part of it), its last values (Debug text, time, \
-     thread), newest first, optionally only those containing `filter`.",
+    "Values kept by log = true on functions, futures, channels and streams, and the last executions or requests \
+     of SQL, HTTP client and server rows: without `row`, the logged rows with counts and last values; with \
+     `row` (a row name or a part of it), its last values (Debug text or `key=value` record, time, thread), \
+     newest first, optionally only those containing `filter`.",
 );
 
 /// Records returned when `limit` is not given, and at most.
@@ -30,7 +32,7 @@ pub(crate) struct RowLogsArgs {
     /// The row: its name as its section shows it (e.g. `app::parse`), exactly or a part
     /// of it that matches one logged row. Without it, the logged rows are listed.
     pub(crate) row: Option<String>,
-    /// `functions_timing`, `futures`, `channels` or `streams`, to pick among rows of
+    /// `functions_timing`, `futures`, `channels`, `streams`, `sql`, `http` or `server`, to pick among rows of
     /// the same name.
     pub(crate) section: Option<String>,
     /// Keep values that contain this text, or match `/regex/`.

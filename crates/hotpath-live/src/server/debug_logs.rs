@@ -1,7 +1,8 @@
 //! `GET /debug/{dbg|val|gauge}/{id}/logs`: the kept log records of one tracker, and
 //! `GET /{functions_timing|futures|channels|streams}/{name}/logs`: the values that
-//! `log = true` kept for one row (`{name}` is the row's name, percent-encoded where it
-//! needs to be). Newest first, read from the engine's log store (not from the cached
+//! `log = true` kept for one row, and `GET /{sql|http|server}/{name}/logs`: the last
+//! executions or requests of one row (`{name}` is the row's name, percent-encoded
+//! where it needs to be: `%2F` for the `/` of a server route). Newest first, read from the engine's log store (not from the cached
 //! snapshot, so a value just recorded is there). `?limit=N` keeps the newest N,
 //! `?focus=text|/regex/` the records whose value (or key, on `<other>`) matches.
 
@@ -12,10 +13,11 @@ use super::query::Query;
 
 /// The path shapes, for the index.
 pub(crate) const PATTERN: &str = "/debug/{dbg|val|gauge}/{id}/logs";
-pub(crate) const ROW_PATTERN: &str = "/{functions_timing|futures|channels|streams}/{name}/logs";
+pub(crate) const ROW_PATTERN: &str = "/{functions_timing|futures|channels|streams|sql|http|server}/{name}/logs";
 
 /// Sections whose rows can keep logs (`log = true`).
-pub(crate) const LOGGED_SECTIONS: [&str; 4] = ["functions_timing", "futures", "channels", "streams"];
+pub(crate) const LOGGED_SECTIONS: [&str; 7] =
+    ["functions_timing", "futures", "channels", "streams", "sql", "http", "server"];
 
 /// The response for a row's logs path, or `None` when `path` is not one.
 pub(crate) fn serve_row(path: &str, query: &str) -> Option<Response> {
@@ -31,7 +33,8 @@ pub(crate) fn serve_row(path: &str, query: &str) -> Option<Response> {
     };
     let Some(mut logs) = hotpath_engine::row_logs(section, &name) else {
         let message = format!(
-            "no logged values for {name:?} in {section} (log = true keeps them); GET /{section} lists the rows"
+            "no logged values for {name:?} in {section} (log = true keeps them; sql, http and server rows log each \
+             execution or request); GET /{section} lists the rows"
         );
         return Some(Response::error(404, &message));
     };
@@ -128,6 +131,10 @@ mod tests {
         let missing = serve_row("/functions_timing/nobody%3A%3Ahere/logs", "").map(|r| r.status);
         assert_eq!(missing, Some(404));
         assert_eq!(serve_row("/channels/bad%zz/logs", "").map(|r| r.status), Some(400));
+        for section in ["sql", "http", "server"] {
+            let missing = serve_row(&format!("/{section}/GET%20%2Fnone%2F%7Bid%7D/logs"), "").map(|r| r.status);
+            assert_eq!(missing, Some(404), "{section} rows have logs paths");
+        }
         assert_eq!(serve_row("/streams/x/logs", "limit=ten").map(|r| r.status), Some(400));
         assert_eq!(percent_decode("a%3A%3Ab%20c%2Fd").as_deref(), Some("a::b c/d"));
         assert_eq!(percent_decode("caf%C3%A9").as_deref(), Some("café"));

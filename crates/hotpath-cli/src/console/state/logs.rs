@@ -1,6 +1,7 @@
 //! The log records of the debug tracker selected in the Debug tab, or of the selected
-//! row of a section whose rows keep `log = true` values: which logs path the poller
-//! should fetch (shared with its thread) and what it last brought.
+//! row of a section whose rows keep logs (`log = true` values; SQL, HTTP and server
+//! rows: their last executions or requests): which logs path the poller should fetch
+//! (shared with its thread) and what it last brought.
 
 use std::sync::{Arc, Mutex};
 
@@ -8,7 +9,8 @@ use hotpath_model::{DebugLogs, DebugRow, RowLogs};
 use serde_json::Value;
 
 /// Sections whose rows can keep logs, as the server serves them (`/{section}/{name}/logs`).
-pub(crate) const LOGGED_SECTIONS: [&str; 4] = ["functions_timing", "futures", "channels", "streams"];
+pub(crate) const LOGGED_SECTIONS: [&str; 7] =
+    ["functions_timing", "futures", "channels", "streams", "sql", "http", "server"];
 
 /// Records asked of the server per fetch: more than a screen shows.
 const LIMIT: usize = 200;

@@ -77,7 +77,8 @@ fn logged(app: &App, section: &str, name: &str) -> bool {
     rows.into_iter().flatten().any(|r| r["section"] == section && r["name"] == name)
 }
 
-/// The row's last logged values, fetched by the poller from `/{section}/{name}/logs`.
+/// The row's last logged values (`log = true`) or executions and requests (SQL, HTTP,
+/// server rows), fetched by the poller from `/{section}/{name}/logs`.
 fn row_logs(frame: &mut Frame<'_>, area: Rect, app: &App, section: &str, name: &str) {
     app.logs.follow_row(section, name);
     let (title, lines) = match app.logs.of_row(section, name) {
@@ -85,7 +86,8 @@ fn row_logs(frame: &mut Frame<'_>, area: Rect, app: &App, section: &str, name: &
         Some(Err(e)) => (" Logs ".to_string(), vec![Line::from(e.clone()).fg(Color::Yellow)]),
         Some(Ok(answer)) => tracker::records(&answer.logs, answer.total),
     };
-    frame.render_widget(Paragraph::new(lines).block(Block::bordered().title(title)), area);
+    // Wrapped: a SQL, HTTP or server record ends in its statement, URL or path.
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }).block(Block::bordered().title(title)), area);
 }
 
 /// `Label: value` for every field, nested objects under their path's words, and

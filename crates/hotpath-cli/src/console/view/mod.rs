@@ -52,4 +52,6 @@ pub(crate) fn draw(frame: &mut Frame<'_>, app: &mut App) {
 }
 
 #[cfg(test)]
+mod logs_tests;
+#[cfg(test)]
 mod tests;

@@ -11,7 +11,7 @@ use super::draw;
 use crate::console::client::Update;
 use crate::console::state::{Action, App};
 
-fn screen(app: &mut App, width: u16, height: u16) -> String {
+pub(super) fn screen(app: &mut App, width: u16, height: u16) -> String {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
     terminal.draw(|frame| draw(frame, app)).unwrap();
     let buffer = terminal.backend().buffer();
@@ -44,7 +44,7 @@ fn report(calls: u64, extra: Value) -> Value {
     r
 }
 
-fn app_with(extra: Value) -> App {
+pub(super) fn app_with(extra: Value) -> App {
     let mut app = App::new("127.0.0.1:6770".into(), Duration::from_millis(500));
     let t0 = Instant::now();
     app.apply(Update::Data { status: status(&["functions_timing"]), report: report(100, extra.clone()) }, t0);

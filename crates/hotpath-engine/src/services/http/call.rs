@@ -3,6 +3,7 @@
 
 use std::time::Instant;
 
+use crate::services::log_record::{self as logs, HttpRecord};
 use crate::services::recorder::with_cell;
 use crate::services::rows::{Key, Row, RowTable};
 use crate::services::scope;
@@ -35,6 +36,7 @@ impl Client {
 /// The parts of a request URL that name its endpoint.
 pub(crate) struct Target<'a> {
     pub(crate) method: &'a str,
+    pub(crate) scheme: &'a str,
     pub(crate) host: &'a str,
     /// An explicit port (a default one is `None`): folded to `:{port}`.
     pub(crate) port: Option<u16>,
@@ -54,6 +56,8 @@ pub(crate) struct Call {
     row: &'static Row,
     route: u32,
     start: Instant,
+    /// `scheme://host[:port]/path`, for the row's log: never the query string.
+    url: String,
 }
 
 impl Call {
@@ -72,13 +76,20 @@ impl Call {
         push_path(&mut text, target.path);
         let route = scope::current_route();
         let key = Key { text: text.as_str(), label, route, function: scope::current_function(), tag: client as u8 };
-        Some(Call { row: ENDPOINTS.get(&key, || None), route, start: Instant::now() })
+        let url = crate::memory::untracked(|| url(target));
+        Some(Call { row: ENDPOINTS.get(&key, || None), route, start: Instant::now(), url })
     }
 
     /// Records the call's end (on the thread that saw it end).
     pub(crate) fn finish(self, outcome: Outcome) {
         let ns = self.start.elapsed().as_nanos() as u64;
         scope::add_http(self.route, ns);
+        let (status, bytes) = match &outcome {
+            Outcome::Response { status, length } => (Some(*status), *length),
+            Outcome::Failed => (None, None),
+        };
+        let method = self.row.text().split_once(' ').map_or("", |(m, _)| m);
+        logs::record(self.row, &HttpRecord { method, status, ns, bytes, url: &self.url });
         with_cell(self.row.id(), |cell| {
             cell.complete(ns);
             match outcome {
@@ -92,4 +103,27 @@ impl Call {
             }
         });
     }
+}
+
+impl Drop for Call {
+    /// Frees the URL as it was made: outside the program's allocation counts (a call
+    /// whose future was dropped never finishes).
+    fn drop(&mut self) {
+        let url = std::mem::take(&mut self.url);
+        crate::memory::untracked(|| drop(url));
+    }
+}
+
+/// The call's URL without its query string (`path` never has one).
+fn url(target: &Target<'_>) -> String {
+    let mut url = String::with_capacity(target.scheme.len() + target.host.len() + target.path.len() + 9);
+    url.push_str(target.scheme);
+    url.push_str("://");
+    url.push_str(target.host);
+    if let Some(port) = target.port {
+        url.push(':');
+        url.push_str(&port.to_string());
+    }
+    url.push_str(target.path);
+    url
 }

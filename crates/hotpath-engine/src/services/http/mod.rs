@@ -3,7 +3,7 @@
 //! summarized by `section`.
 
 #[cfg(feature = "services-http")]
-mod call;
+pub(crate) mod call;
 pub(crate) mod instrument;
 #[cfg(any(feature = "reqwest-0-12", feature = "reqwest-0-13"))]
 mod reqwest;

@@ -8,7 +8,7 @@ use super::instrument::{InstrumentHttpClient, ReqwestHttpMiddleware};
 
 /// The call's endpoint, from reqwest's parsed URL.
 fn target<'a>(method: &'a str, url: &'a url_shim::Url) -> Target<'a> {
-    Target { method, host: url.host_str().unwrap_or(""), port: url.port(), path: url.path() }
+    Target { method, scheme: url.scheme(), host: url.host_str().unwrap_or(""), port: url.port(), path: url.path() }
 }
 
 /// Both reqwest versions use the same `url` crate.

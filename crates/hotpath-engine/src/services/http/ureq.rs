@@ -15,8 +15,13 @@ impl Middleware for UreqHttpMiddleware {
     fn handle(&self, request: http::Request<SendBody>, next: MiddlewareNext) -> Result<http::Response<Body>, Error> {
         let uri = request.uri();
         let port = uri.port_u16().filter(|p| Some(*p) != default_port(uri.scheme_str()));
-        let target =
-            Target { method: request.method().as_str(), host: uri.host().unwrap_or(""), port, path: uri.path() };
+        let target = Target {
+            method: request.method().as_str(),
+            scheme: uri.scheme_str().unwrap_or("http"),
+            host: uri.host().unwrap_or(""),
+            port,
+            path: uri.path(),
+        };
         let call = Call::begin(Client::Ureq, self.label.as_deref(), &target);
         let result = next.handle(request);
         if let Some(call) = call {

@@ -4,8 +4,8 @@
 //! `Router::layer` runs it after routing, on every route and on the fallback, so the
 //! route template is known when the request arrives. Nothing is allocated per request:
 //! the row is found by its key text (built on the stack), the method is cloned
-//! (standard methods are inline) and, only for requests no route matched, the URI is
-//! cloned (reference counts) to name a fallback's answer by its path.
+//! (standard methods are inline) and the URI is cloned (reference counts), for the
+//! row's log (its path, never the query) and to name a fallback's answer by its path.
 
 use std::cell::Cell;
 use std::future::Future;
@@ -83,7 +83,7 @@ where
         let method = request.method().clone();
         let matched = request.extensions().get::<MatchedPath>();
         let serving = Serving::begin(method.as_str(), matched.map(MatchedPath::as_str));
-        let uri = matched.is_none().then(|| request.uri().clone());
+        let uri = request.uri().clone();
         let inner = active(|| self.inner.call(request));
         AxumFuture { inner, tracked: Some(Tracked { serving, method, uri }) }
     }
@@ -92,8 +92,7 @@ where
 struct Tracked {
     serving: Serving,
     method: Method,
-    /// Only for requests no route matched.
-    uri: Option<Uri>,
+    uri: Uri,
 }
 
 pin_project_lite::pin_project! {
@@ -120,7 +119,7 @@ where
             // A service error never reaches the client as a response of ours; axum's
             // routes cannot fail, so count it as a server error.
             let status = outcome.as_ref().map_or(500, |r| r.status().as_u16());
-            let path = tracked.uri.as_ref().map_or("", Uri::path);
+            let path = tracked.uri.path();
             tracked.serving.finish(tracked.method.as_str(), path, status);
             *this.tracked = None;
         }

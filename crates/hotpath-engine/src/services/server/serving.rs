@@ -3,6 +3,7 @@
 
 use std::time::Instant;
 
+use super::super::log_record::{self as logs, ServerRecord};
 use super::super::recorder::with_cell;
 use super::super::rows::{Key, Row, RowTable, NONE};
 use super::super::scope::{self, Scope};
@@ -84,12 +85,14 @@ impl Serving {
 
     /// The response head is ready with `status`. A request no route matched counts as
     /// `METHOD <unmatched>` when the status is an error, else under its `path` with ids
-    /// folded (a fallback or nested service that answered it).
+    /// folded (a fallback or nested service that answered it). `path` is the request's
+    /// path without its query string; the row's log keeps it.
     pub(crate) fn finish(&mut self, method: &str, path: &str, status: u16) {
         let ns = self.start.elapsed().as_nanos() as u64;
         self.done = true;
         self.row.leave();
         let row = if self.matched || status >= 400 { self.row } else { row(method, path, false) };
+        logs::record(row, &ServerRecord { status, ns, route: row.text(), path });
         with_cell(row.id(), |cell| {
             cell.complete(ns);
             cell.status(status);

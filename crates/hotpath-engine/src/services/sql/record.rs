@@ -4,6 +4,7 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use super::cache::{self, Issuer};
 use super::normalize::{normalize, Dialect, Kind};
+use crate::services::log_record::{self as logs, SqlRecord};
 use crate::services::recorder::with_cell;
 use crate::services::rows::{Key, RowTable};
 use crate::services::scope;
@@ -14,8 +15,8 @@ pub(crate) static QUERIES: RowTable = RowTable::new("SQL queries");
 
 static RAW_EXAMPLES: AtomicBool = AtomicBool::new(false);
 
-/// Keeps the first raw statement of each row (`HOTPATH_SQL_RAW_LOGS`): it may hold
-/// literals, so it is off by default.
+/// Keeps the first raw statement of each row, and each execution's in the row's log
+/// (`HOTPATH_SQL_RAW_LOGS`): it may hold literals, so it is off by default.
 pub(crate) fn set_raw_examples(on: bool) {
     RAW_EXAMPLES.store(on, Relaxed);
 }
@@ -81,6 +82,17 @@ pub(crate) fn record(query: &Query<'_>) {
         })
     });
     scope::add_sql(issuer.route, query.ns);
+    let affected = query.rows_affected.filter(|_| kind != Kind::Read);
+    let raw = RAW_EXAMPLES.load(Relaxed).then_some(raw);
+    let record = SqlRecord {
+        ns: query.ns,
+        rows: query.rows_returned,
+        affected,
+        failed: query.failed,
+        statement: row.text(),
+        raw,
+    };
+    logs::record(row, &record);
     with_cell(row.id(), |cell| {
         cell.complete(query.ns);
         if query.failed {
@@ -91,7 +103,7 @@ pub(crate) fn record(query: &Query<'_>) {
         }
         // What sqlx reports as affected by a query that only reads is the count of an
         // earlier write on the connection (SQLite's `changes()`), not this query's.
-        if let Some(n) = query.rows_affected.filter(|_| kind != Kind::Read) {
+        if let Some(n) = affected {
             cell.amount(1, n);
         }
     });
