@@ -1,7 +1,10 @@
 //! The engine's side of a report: starting the samplers a session needs, and
 //! collecting every instrument's section from the recorders.
 
-use hotpath_model::{Report, Section, SECTIONS};
+use hotpath_model::{
+    Channels, Collectors, DebugTrackers, FunctionsAlloc, FunctionsCpu, FunctionsIcount, FunctionsTiming, Futures, Http,
+    IoSection, Mutexes, Report, RwLocks, Section, Server, Sql, Streams, Threads, TokioRuntimes, SECTIONS,
+};
 
 use crate::functions::SiteKind;
 use crate::options::Options;
@@ -68,6 +71,9 @@ struct Sources<'a> {
     io: Vec<io::IoTotals>,
     ratio: f64,
     options: &'a Options,
+    /// Whether the instruction counts are final (`functions-icount` reads it).
+    #[cfg(feature = "icount")]
+    moment: Moment,
     /// The server, http and sql sections, built together from one collection.
     #[cfg(feature = "services")]
     services: Option<crate::services::Sections>,
@@ -111,6 +117,8 @@ pub fn collect(
         io: io_totals,
         ratio,
         options,
+        #[cfg(feature = "icount")]
+        moment,
         #[cfg(feature = "services")]
         services,
     };
@@ -121,50 +129,87 @@ pub fn collect(
     #[cfg(not(all(feature = "cpu", target_os = "linux")))]
     let _ = (moment, started_unix_ms, wall_ns);
     for def in SECTIONS.iter().filter(|d| wanted(d.section)) {
-        collect_one(report, def.section, &sources, moment);
+        report.collect_from(def.section, &sources);
     }
     // Under Callgrind: no timing section; at the end, HOTPATH_MERGE_REPORT.
     #[cfg(feature = "icount")]
     crate::icount::finish(report, options, moment == Moment::Final);
 }
 
-/// The collector of one section. The match is exhaustive: a section added to the
-/// model's table does not compile until it says how it is collected here.
-fn collect_one(report: &mut Report, section: Section, s: &Sources<'_>, moment: Moment) {
-    let (totals, ratio, options) = (&s.totals, s.ratio, s.options);
-    #[cfg(not(feature = "icount"))]
-    let _ = moment;
-    match section {
-        Section::FunctionsTiming => report.functions_timing = functions::section(&s.named, ratio, options),
+/// The collector of every section: `Collectors` has one method per entry of the
+/// model's table and no default, so a section added there does not compile until it
+/// says here how it is collected. A feature-gated collector is `None` with the feature off.
+impl Collectors for Sources<'_> {
+    fn functions_timing(&self) -> Option<FunctionsTiming> {
+        functions::section(&self.named, self.ratio, self.options)
+    }
+    fn functions_alloc(&self) -> Option<FunctionsAlloc> {
         #[cfg(feature = "alloc")]
-        Section::FunctionsAlloc => report.functions_alloc = crate::alloc::section(&s.named, options),
+        return crate::alloc::section(&self.named, self.options);
+        #[cfg(not(feature = "alloc"))]
+        None
+    }
+    fn functions_cpu(&self) -> Option<FunctionsCpu> {
         #[cfg(all(feature = "cpu", target_os = "linux"))]
-        Section::FunctionsCpu => report.functions_cpu = crate::cpu::section(options),
+        return crate::cpu::section(self.options);
+        #[cfg(not(all(feature = "cpu", target_os = "linux")))]
+        None
+    }
+    fn functions_icount(&self) -> Option<FunctionsIcount> {
         #[cfg(feature = "icount")]
-        Section::FunctionsIcount => {
-            report.functions_icount = crate::icount::section(totals, options, moment == Moment::Final)
-        }
-        Section::Futures => report.futures = crate::futures::section(totals, ratio, options),
-        Section::Streams => report.streams = crate::streams::section(&s.metrics, ratio, options),
-        Section::Channels => report.channels = crate::channels::section(&s.metrics, ratio, options),
-        Section::Mutexes => report.mutexes = crate::locks::mutexes(&s.metrics, ratio, options),
-        Section::RwLocks => report.rw_locks = crate::locks::rw_locks(&s.metrics, ratio, options),
-        #[cfg(feature = "threads")]
-        Section::Threads => {
-            report.threads = crate::threads::section(options.threads_limit, options.show_internal_threads)
-        }
-        #[cfg(feature = "tokio")]
-        Section::TokioRuntime => report.tokio_runtime = crate::tokio_runtime::section(options),
-        Section::Io => report.io = io::section(&s.io, ratio, options),
-        Section::Debug => report.debug = crate::debug::section(options),
-        #[cfg(feature = "axum")]
-        Section::Server => report.server = s.services.as_ref().and_then(|x| x.server.clone()),
-        #[cfg(feature = "services-http")]
-        Section::Http => report.http = s.services.as_ref().and_then(|x| x.http.clone()),
+        return crate::icount::section(&self.totals, self.options, self.moment == Moment::Final);
+        #[cfg(not(feature = "icount"))]
+        None
+    }
+    fn channels(&self) -> Option<Channels> {
+        crate::channels::section(&self.metrics, self.ratio, self.options)
+    }
+    fn streams(&self) -> Option<Streams> {
+        crate::streams::section(&self.metrics, self.ratio, self.options)
+    }
+    fn futures(&self) -> Option<Futures> {
+        crate::futures::section(&self.totals, self.ratio, self.options)
+    }
+    fn rw_locks(&self) -> Option<RwLocks> {
+        crate::locks::rw_locks(&self.metrics, self.ratio, self.options)
+    }
+    fn mutexes(&self) -> Option<Mutexes> {
+        crate::locks::mutexes(&self.metrics, self.ratio, self.options)
+    }
+    fn sql(&self) -> Option<Sql> {
         #[cfg(feature = "services-sql")]
-        Section::Sql => report.sql = s.services.as_ref().and_then(|x| x.sql.clone()),
-        // Compiled out: the feature that measures it is off.
-        #[allow(unreachable_patterns)]
-        _ => report.remove(section),
+        return self.services.as_ref().and_then(|x| x.sql.clone());
+        #[cfg(not(feature = "services-sql"))]
+        None
+    }
+    fn http(&self) -> Option<Http> {
+        #[cfg(feature = "services-http")]
+        return self.services.as_ref().and_then(|x| x.http.clone());
+        #[cfg(not(feature = "services-http"))]
+        None
+    }
+    fn server(&self) -> Option<Server> {
+        #[cfg(feature = "axum")]
+        return self.services.as_ref().and_then(|x| x.server.clone());
+        #[cfg(not(feature = "axum"))]
+        None
+    }
+    fn io(&self) -> Option<IoSection> {
+        io::section(&self.io, self.ratio, self.options)
+    }
+    fn threads(&self) -> Option<Threads> {
+        #[cfg(feature = "threads")]
+        return crate::threads::section(self.options.threads_limit, self.options.show_internal_threads);
+        #[cfg(not(feature = "threads"))]
+        None
+    }
+    fn debug(&self) -> Option<DebugTrackers> {
+        crate::debug::section(self.options)
+    }
+    fn tokio_runtime(&self) -> Option<TokioRuntimes> {
+        #[cfg(feature = "tokio")]
+        return crate::tokio_runtime::section(self.options);
+        #[cfg(not(feature = "tokio"))]
+        None
     }
 }

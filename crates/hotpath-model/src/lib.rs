@@ -35,7 +35,7 @@ pub use grid::Table;
 pub use meta::Meta;
 pub use percentiles::{percentile_label, Percentiles};
 pub use render::render_table;
-pub use report::{Report, ReportError, Section, SectionDef, SCHEMA_VERSION, SECTIONS};
+pub use report::{Collectors, Report, ReportError, Section, SectionDef, SCHEMA_VERSION, SECTIONS};
 pub use requests::{RequestAlloc, RouteScope, StatusClasses};
 pub use section::{keep_rows, SectionData, Tab};
 pub use sections::channels::{ChannelRow, Channels};

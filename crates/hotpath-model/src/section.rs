@@ -136,7 +136,23 @@ pub struct SectionDef {
             )*
         }
 
+        /// One collector per section, implemented by the engine: a method per entry of
+        /// the table and no default, so a section without a collector does not compile.
+        pub trait Collectors {
+            $(
+                /// This section, collected (`None` when its feature is off or it has nothing).
+                fn $field(&self) -> Option<$ty>;
+            )*
+        }
+
         impl Report {
+            /// Fills `section` from its collector (an exhaustive match, in this crate).
+            pub fn collect_from(&mut self, section: Section, collectors: &impl Collectors) {
+                match section {
+                    $( Section::$variant => self.$field = collectors.$field(), )*
+                }
+            }
+
             /// A section, if the report has it.
             pub fn section(&self, section: Section) -> Option<&dyn SectionData> {
                 match section {

@@ -31,7 +31,7 @@ pub(crate) const SECTIONS: [&str; 16] = [
 ];
 
 /// The per-section row limits, named as the parameters and as the config methods.
-pub(crate) const SECTION_LIMITS: [&str; 7] = [
+pub(crate) const SECTION_LIMITS: [&str; 12] = [
     "functions_limit",
     "channels_limit",
     "streams_limit",
@@ -39,9 +39,14 @@ pub(crate) const SECTION_LIMITS: [&str; 7] = [
     "threads_limit",
     "rw_locks_limit",
     "mutexes_limit",
+    "io_limit",
+    "sql_limit",
+    "http_limit",
+    "server_limit",
+    "tokio_runtime_limit",
 ];
 
-const KNOWN: [&str; 14] = [
+const KNOWN: [&str; 19] = [
     "percentiles",
     "format",
     "limit",
@@ -52,6 +57,11 @@ const KNOWN: [&str; 14] = [
     "threads_limit",
     "rw_locks_limit",
     "mutexes_limit",
+    "io_limit",
+    "sql_limit",
+    "http_limit",
+    "server_limit",
+    "tokio_runtime_limit",
     "output_path",
     "report",
     "allocator",

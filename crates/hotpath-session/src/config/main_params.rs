@@ -93,6 +93,11 @@ impl MainConfig {
         self.group_limit("server", limit)
     }
 
+    /// Rows of the tokio_runtime section.
+    pub fn tokio_runtime_limit(self, limit: usize) -> Self {
+        self.group_limit("tokio_runtime", limit)
+    }
+
     /// The fraction of calls of every instrument whose duration is measured.
     pub fn time_sampling_rate(mut self, rate: f64) -> Self {
         self.sampling.0 = valid(rate);

@@ -4,6 +4,8 @@
 //! default) is kept.
 
 mod limits;
+#[cfg(test)]
+mod list_tests;
 mod main_params;
 mod overlay;
 mod report_vars;

@@ -100,6 +100,8 @@ impl HotpathGuardBuilder {
         fn http_limit(limit: usize) => |c| c.http_limit(limit);
         /// Rows of the server section (default all).
         fn server_limit(limit: usize) => |c| c.server_limit(limit);
+        /// Rows of the tokio_runtime section (default all).
+        fn tokio_runtime_limit(limit: usize) => |c| c.tokio_runtime_limit(limit);
         /// Exactly these sections; `HOTPATH_REPORT` beats it.
         fn sections(sections: Vec<Section>) => |c| c.sections(sections);
         /// Every section with data except these.
