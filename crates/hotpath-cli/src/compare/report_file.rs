@@ -156,6 +156,17 @@ mod tests {
     }
 
     #[test]
+    fn typed_sections_keep_their_place_in_the_report() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.json");
+        let mutexes = r#""mutexes": {"total_mutexes": 0, "rows": []}, "threads":"#;
+        std::fs::write(&path, REPORT.replace(r#""threads":"#, mutexes)).unwrap();
+        let samples = read("base", &path, 1 << 20).unwrap();
+        let names: Vec<&String> = samples.sections.keys().collect();
+        assert_eq!(names, ["run", "functions_timing", "futures", "mutexes", "custom_alloc"]);
+    }
+
+    #[test]
     fn errors_name_the_side_and_the_file() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.json");

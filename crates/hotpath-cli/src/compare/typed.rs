@@ -8,7 +8,7 @@ use hotpath_model::{Report, RowMetrics};
 use super::samples::{RunSamples, Section};
 
 /// Keys of the sections read here, skipped by the generic reader.
-pub(crate) const SECTIONS: [&str; 2] = ["mutexes", "rw_locks"];
+pub(crate) const SECTIONS: [&str; 3] = ["mutexes", "rw_locks", "channels"];
 
 /// Adds the typed sections of `report` present in it to `samples`; `compared` says
 /// whether the model's table compares a section, `limit` is the report's row limit.
@@ -21,6 +21,7 @@ pub(crate) fn add(samples: &mut RunSamples, report: &Report, compared: impl Fn(&
     };
     insert(SECTIONS[0], report.mutexes.as_ref().map(|s| section(&s.rows, limit)));
     insert(SECTIONS[1], report.rw_locks.as_ref().map(|s| section(&s.rows, limit)));
+    insert(SECTIONS[2], report.channels.as_ref().map(|s| section(&s.rows, limit)));
 }
 
 /// A section of `rows`; one holding exactly `limit` rows may have been cut.
@@ -62,7 +63,16 @@ mod tests {
                  "instances": 2, "lock": lock(7)}]},
             "rw_locks": {"total_rw_locks": 1, "rows": [
                 {"name": "config", "file": "b.rs", "line": 2, "kind": "std", "data_type": "String",
-                 "instances": 1, "reads": lock(100), "writes": lock(3)}]}
+                 "instances": 1, "reads": lock(100), "writes": lock(3)}]},
+            "channels": {"slow_consumer_rule": "r", "total_channels": 2, "rows": [
+                {"name": "jobs", "file": "c.rs", "line": 5, "kind": "tokio_mpsc", "message_type": "Job",
+                 "capacity": 16, "instances": 1, "closed_instances": 1, "state": "closed", "sent": 9,
+                 "received": 9, "queue_len": 0, "max_queue_len": 4, "blocked": lock(1)["wait"],
+                 "latency": lock(9)["hold"], "slow_consumer": false, "slow_consumer_now": false},
+                {"name": "events", "file": "c.rs", "line": 8, "kind": "std_mpsc", "message_type": "Ev",
+                 "instances": 1, "closed_instances": 0, "state": "open", "sent": 3, "received": 2,
+                 "queue_len": 1, "max_queue_len": 1, "blocked": lock(0)["wait"], "latency": lock(2)["hold"],
+                 "slow_consumer": false, "slow_consumer_now": false}]}
         })
     }
 
@@ -108,6 +118,6 @@ mod tests {
         let typed: Report = serde_json::from_value(report()).unwrap();
         let mut samples = RunSamples::default();
         add(&mut samples, &typed, |key| key != "rw_locks");
-        assert_eq!(samples.sections.keys().collect::<Vec<_>>(), ["mutexes"]);
+        assert_eq!(samples.sections.keys().collect::<Vec<_>>(), ["mutexes", "channels"]);
     }
 }
