@@ -8,7 +8,7 @@ use hotpath_model::{Report, RowMetrics};
 use super::samples::{RunSamples, Section};
 
 /// Keys of the sections read here, skipped by the generic reader.
-pub(crate) const SECTIONS: [&str; 3] = ["mutexes", "rw_locks", "channels"];
+pub(crate) const SECTIONS: [&str; 5] = ["mutexes", "rw_locks", "channels", "futures", "streams"];
 
 /// Adds the typed sections of `report` present in it to `samples`; `compared` says
 /// whether the model's table compares a section, `limit` is the report's row limit.
@@ -22,6 +22,8 @@ pub(crate) fn add(samples: &mut RunSamples, report: &Report, compared: impl Fn(&
     insert(SECTIONS[0], report.mutexes.as_ref().map(|s| section(&s.rows, limit)));
     insert(SECTIONS[1], report.rw_locks.as_ref().map(|s| section(&s.rows, limit)));
     insert(SECTIONS[2], report.channels.as_ref().map(|s| section(&s.rows, limit)));
+    insert(SECTIONS[3], report.futures.as_ref().map(|s| section(&s.rows, limit)));
+    insert(SECTIONS[4], report.streams.as_ref().map(|s| section(&s.rows, limit)));
 }
 
 /// A section of `rows`; one holding exactly `limit` rows may have been cut.
@@ -72,7 +74,17 @@ mod tests {
                 {"name": "events", "file": "c.rs", "line": 8, "kind": "std_mpsc", "message_type": "Ev",
                  "instances": 1, "closed_instances": 0, "state": "open", "sent": 3, "received": 2,
                  "queue_len": 1, "max_queue_len": 1, "blocked": lock(0)["wait"], "latency": lock(2)["hold"],
-                 "slow_consumer": false, "slow_consumer_now": false}]}
+                 "slow_consumer": false, "slow_consumer_now": false}]},
+            "futures": {"total_futures": 2, "rows": [
+                {"name": "fetch", "file": "d.rs", "line": 1, "kind": "future", "calls": 4, "timed_calls": 2,
+                 "cancelled": 1, "polls": 9, "busy_ns": 70, "wall": lock(4)["wait"], "alloc_bytes_avg": 64,
+                 "allocs_avg": 2},
+                {"name": "idle", "file": "d.rs", "line": 3, "kind": "async_fn", "calls": 1, "cancelled": 0,
+                 "polls": 1, "busy_ns": 5, "wall": lock(1)["hold"]}]},
+            "streams": {"total_streams": 1, "rows": [
+                {"name": "ticks", "file": "e.rs", "line": 2, "item_type": "u64", "instances": 1, "active": 0,
+                 "completed": 1, "cancelled": 0, "items": 30, "lifetime_ns": 9000, "items_per_sec": 2.5,
+                 "item_interval": lock(30)["wait"]}]}
         })
     }
 
@@ -118,6 +130,6 @@ mod tests {
         let typed: Report = serde_json::from_value(report()).unwrap();
         let mut samples = RunSamples::default();
         add(&mut samples, &typed, |key| key != "rw_locks");
-        assert_eq!(samples.sections.keys().collect::<Vec<_>>(), ["mutexes", "channels"]);
+        assert_eq!(samples.sections.keys().collect::<Vec<_>>(), ["mutexes", "channels", "futures", "streams"]);
     }
 }
