@@ -94,8 +94,11 @@ mod tests {
         SectionSeed { key, limit }.deserialize(&mut de).unwrap().unwrap()
     }
 
-    /// Every row's `(key, label, unit, value)`, in order.
-    fn listing(s: &Section) -> Vec<(String, Vec<(String, String, Unit, f64)>)> {
+    /// A metric as `(key, label, unit, value)`.
+    type Listed = (String, String, Unit, f64);
+
+    /// Every row's metrics, in order.
+    fn listing(s: &Section) -> Vec<(String, Vec<Listed>)> {
         let row = |values: &[(u32, f64)]| {
             values
                 .iter()
