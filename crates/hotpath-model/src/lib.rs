@@ -21,6 +21,7 @@ mod percentiles;
 mod render;
 mod report;
 mod requests;
+mod row_metrics;
 mod section;
 mod sections;
 mod stats;
@@ -37,6 +38,7 @@ pub use percentiles::{percentile_label, Percentiles};
 pub use render::render_table;
 pub use report::{Collectors, Report, ReportError, Section, SectionDef, SCHEMA_VERSION, SECTIONS};
 pub use requests::{RequestAlloc, RouteScope, StatusClasses};
+pub use row_metrics::{RowMetric, RowMetrics};
 pub use section::{keep_rows, SectionData, Tab};
 pub use sections::channels::{ChannelRow, Channels};
 pub use sections::debug::{

@@ -24,6 +24,7 @@ mod samples;
 mod side;
 mod stats;
 mod timing;
+mod typed;
 mod verdict;
 
 use std::io::Write;

@@ -1,8 +1,8 @@
 //! One report file to the samples a comparison needs. Two passes over the file, each
 //! streaming: the typed model validates the whole report (any error names the file)
-//! and gives the run's facts and `functions_timing`; then every other section is read
-//! generically (`generic/`), so that sections this build has no type for are compared
-//! too. Nothing holds the file's text or a JSON tree of it.
+//! and gives the run's facts, `functions_timing` and the sections whose rows list
+//! their figures (`typed.rs`); then every other section is read generically
+//! (`generic/`), so that sections this build has no type for are compared too. Nothing holds the file's text or a JSON tree of it.
 
 use std::collections::HashSet;
 use std::fmt;
@@ -15,6 +15,7 @@ use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
 use super::generic::SectionSeed;
 use super::samples::{RunSamples, Section, RUN_SECTION};
 use super::timing;
+use super::typed;
 use crate::input;
 
 /// Whether the model's section table says a section is compared. Sections that
@@ -61,6 +62,7 @@ fn typed(report: &Report) -> RunSamples {
     if let Some(t) = &report.functions_timing {
         samples.sections.insert(timing::SECTION.to_string(), timing::section(t));
     }
+    typed::add(&mut samples, report, compared);
     samples
 }
 
@@ -90,9 +92,14 @@ impl<'de> Visitor<'de> for Generic<'_> {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         while let Some(key) = map.next_key::<String>()? {
-            let typed = matches!(key.as_str(), "schema_version" | "meta" | timing::SECTION);
+            let typed = matches!(key.as_str(), "schema_version" | "meta" | timing::SECTION)
+                || typed::SECTIONS.contains(&key.as_str());
             if typed || !compared(key.as_str()) {
                 map.next_value::<IgnoredAny>()?;
+                // A typed section, read in the first pass, keeps its place in the report's order.
+                if let Some(section) = self.samples.sections.shift_remove(&key) {
+                    self.samples.sections.insert(key, section);
+                }
             } else if let Some(section) = map.next_value_seed(SectionSeed { key: &key, limit: self.limit })? {
                 self.samples.sections.insert(key, section);
             }
@@ -146,6 +153,17 @@ mod tests {
         assert_eq!(futures, ["timeout"], "app::fetch is compared in functions_timing only");
         assert_eq!(samples.async_duplicates, 1);
         assert!(samples.has_measurements());
+    }
+
+    #[test]
+    fn typed_sections_keep_their_place_in_the_report() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.json");
+        let mutexes = r#""mutexes": {"total_mutexes": 0, "rows": []}, "threads":"#;
+        std::fs::write(&path, REPORT.replace(r#""threads":"#, mutexes)).unwrap();
+        let samples = read("base", &path, 1 << 20).unwrap();
+        let names: Vec<&String> = samples.sections.keys().collect();
+        assert_eq!(names, ["run", "functions_timing", "futures", "mutexes", "custom_alloc"]);
     }
 
     #[test]

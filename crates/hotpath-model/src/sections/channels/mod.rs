@@ -2,6 +2,7 @@
 //! blocked senders, send-to-receive latency and the slow-consumer flag.
 
 mod metrics;
+mod row_metrics;
 mod table;
 
 use serde::{Deserialize, Serialize};

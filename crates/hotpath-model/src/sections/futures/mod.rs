@@ -2,6 +2,7 @@
 //! per call (first poll to ready).
 
 mod metrics;
+mod row_metrics;
 mod table;
 
 use serde::{Deserialize, Serialize};

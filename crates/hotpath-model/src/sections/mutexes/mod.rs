@@ -2,6 +2,7 @@
 //! how long guards were held, and how often the lock was already taken.
 
 mod metrics;
+mod row_metrics;
 mod table;
 
 use serde::{Deserialize, Serialize};

@@ -1,6 +1,7 @@
 //! The `rw_locks` section: `rw_lock!`-wrapped locks, reads and writes separately.
 
 mod metrics;
+mod row_metrics;
 mod table;
 
 use serde::{Deserialize, Serialize};

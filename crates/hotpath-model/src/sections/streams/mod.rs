@@ -1,6 +1,7 @@
 //! The `streams` section: `stream!` sites, their instances and the items they yielded.
 
 mod metrics;
+mod row_metrics;
 mod table;
 
 use serde::{Deserialize, Serialize};

@@ -1,0 +1,138 @@
+//! Sections compared through their typed model: each row lists its figures with the
+//! units its type declares (`hotpath_model::RowMetrics`), no field-name guessing.
+//! The keys and labels are those the generic reader gives the same JSON (a test
+//! below holds them equal), so judging and output are unchanged.
+
+use hotpath_model::{Report, RowMetrics};
+
+use super::samples::{RunSamples, Section};
+
+/// Keys of the sections read here, skipped by the generic reader.
+pub(crate) const SECTIONS: [&str; 5] = ["mutexes", "rw_locks", "channels", "futures", "streams"];
+
+/// Adds the typed sections of `report` present in it to `samples`; `compared` says
+/// whether the model's table compares a section, `limit` is the report's row limit.
+pub(crate) fn add(samples: &mut RunSamples, report: &Report, compared: impl Fn(&str) -> bool) {
+    let limit = report.meta.limit;
+    let mut insert = |key: &str, section: Option<Section>| {
+        if let Some(section) = section.filter(|_| compared(key)) {
+            samples.sections.insert(key.to_string(), section);
+        }
+    };
+    insert(SECTIONS[0], report.mutexes.as_ref().map(|s| section(&s.rows, limit)));
+    insert(SECTIONS[1], report.rw_locks.as_ref().map(|s| section(&s.rows, limit)));
+    insert(SECTIONS[2], report.channels.as_ref().map(|s| section(&s.rows, limit)));
+    insert(SECTIONS[3], report.futures.as_ref().map(|s| section(&s.rows, limit)));
+    insert(SECTIONS[4], report.streams.as_ref().map(|s| section(&s.rows, limit)));
+}
+
+/// A section of `rows`; one holding exactly `limit` rows may have been cut.
+pub(crate) fn section<R: RowMetrics>(rows: &[R], limit: usize) -> Section {
+    let mut section = Section { truncated: limit > 0 && rows.len() >= limit, ..Section::default() };
+    for row in rows {
+        for m in row.row_metrics() {
+            section.push(row.row_name(), &m.key, &m.key, m.unit, m.value);
+        }
+    }
+    section
+}
+
+#[cfg(test)]
+mod tests {
+    use hotpath_model::{Report, Unit};
+    use serde::de::DeserializeSeed;
+    use serde_json::{json, Value};
+
+    use super::*;
+    use crate::compare::generic::SectionSeed;
+
+    fn lock(base: u64) -> Value {
+        let wait = json!({"count": base, "total_ns": base * 10, "avg_ns": 10, "max_ns": 90,
+            "percentiles_ns": {"p50": 8, "p99.9": 80}});
+        json!({"acquisitions": base, "contended": 2, "wait": wait, "hold": wait})
+    }
+
+    fn report() -> Value {
+        json!({
+            "schema_version": 1,
+            "meta": {"hotpath_version": "0.23.0", "caller": "app::main", "pid": 1, "started_unix_ms": 0,
+                     "wall_ns": 5000, "ended_by": "main_returned", "percentiles": [50.0, 99.9], "limit": 2,
+                     "clock": "tsc", "dropped": 0},
+            "mutexes": {"total_mutexes": 3, "rows": [
+                {"name": "ledger", "file": "a.rs", "line": 4, "kind": "std", "data_type": "Vec<u8>",
+                 "instances": 1, "lock": lock(41)},
+                {"name": "cache", "file": "a.rs", "line": 9, "kind": "std", "data_type": "u8",
+                 "instances": 2, "lock": lock(7)}]},
+            "rw_locks": {"total_rw_locks": 1, "rows": [
+                {"name": "config", "file": "b.rs", "line": 2, "kind": "std", "data_type": "String",
+                 "instances": 1, "reads": lock(100), "writes": lock(3)}]},
+            "channels": {"slow_consumer_rule": "r", "total_channels": 2, "rows": [
+                {"name": "jobs", "file": "c.rs", "line": 5, "kind": "tokio_mpsc", "message_type": "Job",
+                 "capacity": 16, "instances": 1, "closed_instances": 1, "state": "closed", "sent": 9,
+                 "received": 9, "queue_len": 0, "max_queue_len": 4, "blocked": lock(1)["wait"],
+                 "latency": lock(9)["hold"], "slow_consumer": false, "slow_consumer_now": false},
+                {"name": "events", "file": "c.rs", "line": 8, "kind": "std_mpsc", "message_type": "Ev",
+                 "instances": 1, "closed_instances": 0, "state": "open", "sent": 3, "received": 2,
+                 "queue_len": 1, "max_queue_len": 1, "blocked": lock(0)["wait"], "latency": lock(2)["hold"],
+                 "slow_consumer": false, "slow_consumer_now": false}]},
+            "futures": {"total_futures": 2, "rows": [
+                {"name": "fetch", "file": "d.rs", "line": 1, "kind": "future", "calls": 4, "timed_calls": 2,
+                 "cancelled": 1, "polls": 9, "busy_ns": 70, "wall": lock(4)["wait"], "alloc_bytes_avg": 64,
+                 "allocs_avg": 2},
+                {"name": "idle", "file": "d.rs", "line": 3, "kind": "async_fn", "calls": 1, "cancelled": 0,
+                 "polls": 1, "busy_ns": 5, "wall": lock(1)["hold"]}]},
+            "streams": {"total_streams": 1, "rows": [
+                {"name": "ticks", "file": "e.rs", "line": 2, "item_type": "u64", "instances": 1, "active": 0,
+                 "completed": 1, "cancelled": 0, "items": 30, "lifetime_ns": 9000, "items_per_sec": 2.5,
+                 "item_interval": lock(30)["wait"]}]}
+        })
+    }
+
+    fn generic(key: &str, value: &Value, limit: usize) -> Section {
+        let text = value.to_string();
+        let mut de = serde_json::Deserializer::from_str(&text);
+        SectionSeed { key, limit }.deserialize(&mut de).unwrap().unwrap()
+    }
+
+    /// A metric as `(key, label, unit, value)`.
+    type Listed = (String, String, Unit, f64);
+
+    /// Every row's metrics, in order.
+    fn listing(s: &Section) -> Vec<(String, Vec<Listed>)> {
+        let row = |values: &[(u32, f64)]| {
+            values
+                .iter()
+                .map(|(m, v)| (s.info(*m).key.clone(), s.info(*m).label.clone(), s.info(*m).unit, *v))
+                .collect()
+        };
+        s.rows.iter().map(|(name, values)| (name.clone(), row(values))).collect()
+    }
+
+    #[test]
+    fn typed_rows_give_what_the_generic_reader_gave_the_same_json() {
+        let value = report();
+        let typed: Report = serde_json::from_value(value.clone()).unwrap();
+        let mut samples = RunSamples::default();
+        add(&mut samples, &typed, |_| true);
+        for key in SECTIONS {
+            let from_types = &samples.sections[key];
+            let from_json = generic(key, &value[key], 2);
+            assert!(!listing(from_types)[0].1.is_empty(), "{key}");
+            assert_eq!(listing(from_types), listing(&from_json), "{key}");
+            assert_eq!(from_types.truncated, from_json.truncated, "{key}");
+        }
+        assert!(samples.sections["mutexes"].truncated, "two rows at a limit of two may have been cut");
+        assert!(!samples.sections["rw_locks"].truncated);
+        let config = listing(&samples.sections["rw_locks"]);
+        let p999 = config[0].1.iter().find(|m| m.0 == "writes.hold.percentiles_ns.p99.9").unwrap();
+        assert_eq!((p999.2, p999.3), (Unit::Nanoseconds, 80.0));
+    }
+
+    #[test]
+    fn sections_the_table_does_not_compare_are_left_out() {
+        let typed: Report = serde_json::from_value(report()).unwrap();
+        let mut samples = RunSamples::default();
+        add(&mut samples, &typed, |key| key != "rw_locks");
+        assert_eq!(samples.sections.keys().collect::<Vec<_>>(), ["mutexes", "channels", "futures", "streams"]);
+    }
+}

@@ -1,0 +1,20 @@
+//! `rw_locks` rows list their figures for typed readers (`hotpath compare`).
+
+use crate::row_metrics::{push, push_lock, RowMetric, RowMetrics};
+use crate::units::Unit;
+
+use super::RwLockRow;
+
+impl RowMetrics for RwLockRow {
+    fn row_name(&self) -> &str {
+        &self.name
+    }
+
+    fn row_metrics(&self) -> Vec<RowMetric> {
+        let mut out = Vec::new();
+        push(&mut out, "instances", Unit::Count, self.instances as f64);
+        push_lock(&mut out, "reads", &self.reads);
+        push_lock(&mut out, "writes", &self.writes);
+        out
+    }
+}
