@@ -9,6 +9,7 @@
 //! - `section`: the `mutexes` and `rw_locks` sections.
 
 #[cfg(feature = "async-lock")]
+mod acquire;
 pub mod async_lock;
 mod entry;
 mod guard;
