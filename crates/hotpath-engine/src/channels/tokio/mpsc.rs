@@ -151,7 +151,10 @@ impl<T> Sender<T> {
 impl<T> Permit<'_, T> {
     /// As [`tokio::sync::mpsc::Permit::send`].
     pub fn send(self, value: T) {
-        let Ok(()) = self.meta.send_now(value, |value| Ok::<_, Infallible>(self.inner.send(value)));
+        let Ok(()) = self.meta.send_now(value, |value| {
+            self.inner.send(value);
+            Ok::<_, Infallible>(())
+        });
     }
 }
 
