@@ -8,8 +8,8 @@
 //! - `std`, `parking_lot`, `tokio`, `async_lock`: the wrappers.
 //! - `section`: the `mutexes` and `rw_locks` sections.
 
-#[cfg(feature = "async-lock")]
 mod acquire;
+#[cfg(feature = "async-lock")]
 pub mod async_lock;
 mod entry;
 mod guard;
