@@ -3,6 +3,7 @@
 //! is full, times the waiting send as blocked. Each backend maps its own methods and
 //! error types onto [`Tx::send_now`], [`Tx::send_or_wait`] and [`Tx::send_or_wait_async`].
 
+#[cfg(any(feature = "tokio", feature = "flume", feature = "async-channel"))]
 use std::future::Future;
 
 use super::handle::{Note, Tx};
@@ -79,6 +80,7 @@ impl<T> Tx<T> {
     }
 
     /// As [`Tx::send_or_wait`], for an async send: `wait` returns the send's future.
+    #[cfg(any(feature = "tokio", feature = "flume", feature = "async-channel"))]
     #[inline(always)]
     pub(crate) async fn send_or_wait_async<E, F>(
         &self,
