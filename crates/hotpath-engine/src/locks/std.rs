@@ -4,7 +4,7 @@
 
 use std::sync::{self, LockResult, PoisonError, TryLockError, TryLockResult};
 
-use super::entry::{mutex_entry, rw_lock_entry, Held, MutexEntry, MutexSite, RwLockEntry, RwLockSite};
+use super::entry::{contended, mutex_entry, rw_lock_entry, Held, Mode, MutexEntry, MutexSite, RwLockEntry, RwLockSite};
 use super::instrument::{InstrumentMutex, InstrumentRwLock};
 
 /// A wrapped [`std::sync::Mutex`].
@@ -55,17 +55,20 @@ impl<T> InstrumentRwLock for sync::RwLock<T> {
 }
 
 /// Tries without waiting, then waits (timed as contended); wraps the guard either way,
-/// keeping a poisoned result poisoned. A poisoned first try is an acquisition.
+/// keeping a poisoned result poisoned.
 macro_rules! acquire {
     ($mode:expr, $try:expr, $wait:expr, $wrap:expr) => {{
-        let tried = match $try {
-            Ok(g) => Some(Ok(g)),
-            Err(TryLockError::Poisoned(p)) => Some(Err(p)),
-            Err(TryLockError::WouldBlock) => None,
-        };
-        match super::acquire::acquire!($mode, tried, $wait) {
-            (held, Ok(g)) => Ok($wrap(held, g)),
-            (held, Err(p)) => Err(PoisonError::new($wrap(held, p.into_inner()))),
+        let mode: &'static Mode = $mode;
+        match $try {
+            Ok(g) => Ok($wrap(Held::now(mode), g)),
+            Err(TryLockError::Poisoned(p)) => Err(PoisonError::new($wrap(Held::now(mode), p.into_inner()))),
+            Err(TryLockError::WouldBlock) => {
+                let (held, result) = contended(mode, || $wait);
+                match result {
+                    Ok(g) => Ok($wrap(held, g)),
+                    Err(p) => Err(PoisonError::new($wrap(held, p.into_inner()))),
+                }
+            }
         }
     }};
 }
