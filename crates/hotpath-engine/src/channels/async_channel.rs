@@ -12,7 +12,7 @@ use pin_project_lite::pin_project;
 use super::handle::{open, Rx, Tx};
 use super::instance::Flavor;
 use super::instrument::{InstrumentChannel, Wrapping};
-use crate::clock;
+use super::send::Refused;
 
 /// A wrapped [`async_channel::Sender`].
 pub struct Sender<T> {
@@ -43,67 +43,31 @@ impl<T> InstrumentChannel for (ac::Sender<T>, ac::Receiver<T>) {
 impl<T> Sender<T> {
     /// As [`async_channel::Sender::send`]; waiting for room counts as blocked.
     pub async fn send(&self, msg: T) -> Result<(), SendError<T>> {
-        let note = self.meta.note(&msg);
-        let tick = clock::now();
-        match self.inner.try_send(msg) {
-            Ok(()) => {
-                self.meta.on_send(tick, 1);
-                self.meta.sent(note);
-            }
-            Err(TrySendError::Closed(msg)) => return Err(SendError(msg)),
-            Err(TrySendError::Full(msg)) => {
-                let start = clock::now();
-                let result = self.inner.send(msg).await;
-                let end = clock::now();
-                self.meta.on_blocked(end.saturating_sub(start));
-                result?;
-                self.meta.on_send(end, 1);
-                self.meta.sent(note);
-            }
-        }
-        Ok(())
+        self.meta.send_or_wait_async(msg, |msg| self.try_first(msg), |msg| self.inner.send(msg)).await
     }
 
     /// As [`async_channel::Sender::send_blocking`]; waiting for room counts as blocked.
     pub fn send_blocking(&self, msg: T) -> Result<(), SendError<T>> {
-        let note = self.meta.note(&msg);
-        let tick = clock::now();
-        match self.inner.try_send(msg) {
-            Ok(()) => {
-                self.meta.on_send(tick, 1);
-                self.meta.sent(note);
-            }
-            Err(TrySendError::Closed(msg)) => return Err(SendError(msg)),
-            Err(TrySendError::Full(msg)) => {
-                let start = clock::now();
-                let result = self.inner.send_blocking(msg);
-                let end = clock::now();
-                self.meta.on_blocked(end.saturating_sub(start));
-                result?;
-                self.meta.on_send(end, 1);
-                self.meta.sent(note);
-            }
-        }
-        Ok(())
+        self.meta.send_or_wait(msg, |msg| self.try_first(msg), |msg| self.inner.send_blocking(msg))
     }
 
     /// As [`async_channel::Sender::try_send`].
     pub fn try_send(&self, msg: T) -> Result<(), TrySendError<T>> {
-        let note = self.meta.note(&msg);
-        let tick = clock::now();
-        self.inner.try_send(msg)?;
-        self.meta.on_send(tick, 1);
-        self.meta.sent(note);
-        Ok(())
+        self.meta.send_now(msg, |msg| self.inner.try_send(msg))
+    }
+
+    /// `try_send`, its refusal seen as the core's.
+    #[inline(always)]
+    fn try_first(&self, msg: T) -> Result<(), Refused<T, SendError<T>>> {
+        self.inner.try_send(msg).map_err(|error| match error {
+            TrySendError::Full(msg) => Refused::Full(msg),
+            TrySendError::Closed(msg) => Refused::Failed(SendError(msg)),
+        })
     }
 
     /// As [`async_channel::Sender::force_send`].
     pub fn force_send(&self, msg: T) -> Result<Option<T>, SendError<T>> {
-        let note = self.meta.note(&msg);
-        let tick = clock::now();
-        let replaced = self.inner.force_send(msg)?;
-        self.meta.on_send(tick, 1);
-        self.meta.sent(note);
+        let replaced = self.meta.send_now(msg, |msg| self.inner.force_send(msg))?;
         if replaced.is_some() {
             self.meta.on_discard(1);
         }

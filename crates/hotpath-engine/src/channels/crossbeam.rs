@@ -13,7 +13,7 @@ use crossbeam_channel::{
 use super::handle::{open, Rx, Tx};
 use super::instance::Flavor;
 use super::instrument::{InstrumentChannel, Wrapping};
-use crate::clock;
+use super::send::Refused;
 
 /// A wrapped [`crossbeam_channel::Sender`].
 pub struct Sender<T> {
@@ -42,41 +42,15 @@ impl<T> Sender<T> {
     /// As [`crossbeam_channel::Sender::send`]; on a full bounded channel the wait
     /// counts as blocked.
     pub fn send(&self, msg: T) -> Result<(), SendError<T>> {
-        let note = self.meta.note(&msg);
-        let tick = clock::now();
         if self.inner.capacity().is_none() {
-            self.inner.send(msg)?;
-            self.meta.on_send(tick, 1);
-            self.meta.sent(note);
-            return Ok(());
+            return self.meta.send_now(msg, |msg| self.inner.send(msg));
         }
-        match self.inner.try_send(msg) {
-            Ok(()) => {
-                self.meta.on_send(tick, 1);
-                self.meta.sent(note);
-            }
-            Err(TrySendError::Disconnected(msg)) => return Err(SendError(msg)),
-            Err(TrySendError::Full(msg)) => {
-                let start = clock::now();
-                let result = self.inner.send(msg);
-                let end = clock::now();
-                self.meta.on_blocked(end.saturating_sub(start));
-                result?;
-                self.meta.on_send(end, 1);
-                self.meta.sent(note);
-            }
-        }
-        Ok(())
+        self.meta.send_or_wait(msg, |msg| self.try_first(msg, SendError), |msg| self.inner.send(msg))
     }
 
     /// As [`crossbeam_channel::Sender::try_send`].
     pub fn try_send(&self, msg: T) -> Result<(), TrySendError<T>> {
-        let note = self.meta.note(&msg);
-        let tick = clock::now();
-        self.inner.try_send(msg)?;
-        self.meta.on_send(tick, 1);
-        self.meta.sent(note);
-        Ok(())
+        self.meta.send_now(msg, |msg| self.inner.try_send(msg))
     }
 
     /// As [`crossbeam_channel::Sender::send_timeout`]; waiting counts as blocked,
@@ -87,25 +61,17 @@ impl<T> Sender<T> {
 
     /// As [`crossbeam_channel::Sender::send_deadline`].
     pub fn send_deadline(&self, msg: T, deadline: Instant) -> Result<(), SendTimeoutError<T>> {
-        let note = self.meta.note(&msg);
-        let tick = clock::now();
-        match self.inner.try_send(msg) {
-            Ok(()) => {
-                self.meta.on_send(tick, 1);
-                self.meta.sent(note);
-            }
-            Err(TrySendError::Disconnected(msg)) => return Err(SendTimeoutError::Disconnected(msg)),
-            Err(TrySendError::Full(msg)) => {
-                let start = clock::now();
-                let result = self.inner.send_deadline(msg, deadline);
-                let end = clock::now();
-                self.meta.on_blocked(end.saturating_sub(start));
-                result?;
-                self.meta.on_send(end, 1);
-                self.meta.sent(note);
-            }
-        }
-        Ok(())
+        let first = |msg| self.try_first(msg, SendTimeoutError::Disconnected);
+        self.meta.send_or_wait(msg, first, |msg| self.inner.send_deadline(msg, deadline))
+    }
+
+    /// `try_send`, its refusal seen as the core's; `closed` makes the caller's error.
+    #[inline(always)]
+    fn try_first<E>(&self, msg: T, closed: fn(T) -> E) -> Result<(), Refused<T, E>> {
+        self.inner.try_send(msg).map_err(|error| match error {
+            TrySendError::Full(msg) => Refused::Full(msg),
+            TrySendError::Disconnected(msg) => Refused::Failed(closed(msg)),
+        })
     }
 }
 
@@ -149,60 +115,11 @@ impl<T> Receiver<T> {
     }
 }
 
-/// As [`crossbeam_channel::Iter`].
-#[derive(Debug)]
-pub struct Iter<'a, T> {
-    rx: &'a Receiver<T>,
-}
-
-/// As [`crossbeam_channel::TryIter`].
-#[derive(Debug)]
-pub struct TryIter<'a, T> {
-    rx: &'a Receiver<T>,
-}
-
-/// As [`crossbeam_channel::IntoIter`].
-#[derive(Debug)]
-pub struct IntoIter<T> {
-    rx: Receiver<T>,
-}
-
-impl<T> Iterator for Iter<'_, T> {
-    type Item = T;
-    fn next(&mut self) -> Option<T> {
-        self.rx.recv().ok()
-    }
-}
-
-impl<T> Iterator for TryIter<'_, T> {
-    type Item = T;
-    fn next(&mut self) -> Option<T> {
-        self.rx.try_recv().ok()
-    }
-}
-
-impl<T> Iterator for IntoIter<T> {
-    type Item = T;
-    fn next(&mut self) -> Option<T> {
-        self.rx.recv().ok()
-    }
-}
-
-impl<'a, T> IntoIterator for &'a Receiver<T> {
-    type Item = T;
-    type IntoIter = Iter<'a, T>;
-    fn into_iter(self) -> Iter<'a, T> {
-        self.iter()
-    }
-}
-
-impl<T> IntoIterator for Receiver<T> {
-    type Item = T;
-    type IntoIter = IntoIter<T>;
-    fn into_iter(self) -> IntoIter<T> {
-        IntoIter { rx: self }
-    }
-}
+receiver_iters!(
+    "As [`crossbeam_channel::IntoIter`].",
+    "As [`crossbeam_channel::Iter`].",
+    "As [`crossbeam_channel::TryIter`]."
+);
 
 impl<T> Clone for Sender<T> {
     fn clone(&self) -> Self {

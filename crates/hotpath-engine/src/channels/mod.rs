@@ -47,6 +47,70 @@ macro_rules! wraps {
     };
 }
 
+/// A receiver's blocking iterators: `IntoIter` (documented as `$into`) and the two
+/// `IntoIterator` impls, each item a `recv()` (counted there); with `$iter` and `$try`
+/// also `iter()`'s `Iter` and `try_iter()`'s `TryIter` (a `try_recv()` each).
+macro_rules! receiver_iters {
+    ($into:literal $(, $iter:literal, $try:literal)?) => {
+        $(
+            #[doc = $iter]
+            #[derive(Debug)]
+            pub struct Iter<'a, T> {
+                rx: &'a Receiver<T>,
+            }
+
+            #[doc = $try]
+            #[derive(Debug)]
+            pub struct TryIter<'a, T> {
+                rx: &'a Receiver<T>,
+            }
+
+            impl<T> Iterator for Iter<'_, T> {
+                type Item = T;
+                fn next(&mut self) -> Option<T> {
+                    self.rx.recv().ok()
+                }
+            }
+
+            impl<T> Iterator for TryIter<'_, T> {
+                type Item = T;
+                fn next(&mut self) -> Option<T> {
+                    self.rx.try_recv().ok()
+                }
+            }
+        )?
+
+        #[doc = $into]
+        #[derive(Debug)]
+        pub struct IntoIter<T> {
+            rx: Receiver<T>,
+        }
+
+        impl<T> Iterator for IntoIter<T> {
+            type Item = T;
+            fn next(&mut self) -> Option<T> {
+                self.rx.recv().ok()
+            }
+        }
+
+        impl<'a, T> IntoIterator for &'a Receiver<T> {
+            type Item = T;
+            type IntoIter = Iter<'a, T>;
+            fn into_iter(self) -> Iter<'a, T> {
+                self.iter()
+            }
+        }
+
+        impl<T> IntoIterator for Receiver<T> {
+            type Item = T;
+            type IntoIter = IntoIter<T>;
+            fn into_iter(self) -> IntoIter<T> {
+                IntoIter { rx: self }
+            }
+        }
+    };
+}
+
 #[cfg(feature = "async-channel")]
 pub mod async_channel;
 #[cfg(feature = "crossbeam")]
@@ -61,6 +125,7 @@ mod instance;
 mod instrument;
 mod ring;
 mod section;
+mod send;
 mod slow;
 pub mod std;
 #[cfg(feature = "tokio")]

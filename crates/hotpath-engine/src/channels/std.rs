@@ -11,7 +11,7 @@ use std::time::Duration;
 use super::handle::{open, Rx, Tx};
 use super::instance::Flavor;
 use super::instrument::{InstrumentChannel, Wrapping};
-use crate::clock;
+use super::send::Refused;
 
 /// A wrapped [`std::sync::mpsc::Sender`].
 pub struct Sender<T> {
@@ -54,8 +54,10 @@ impl<T> Sender<T> {
     /// As [`std::sync::mpsc::Sender::send`].
     #[inline]
     pub fn send(&self, t: T) -> Result<(), SendError<T>> {
+        // Written out, not through `send_now`: the benchmarked hot path (3 fewer
+        // instructions per send+recv under callgrind).
         let note = self.meta.note(&t);
-        let tick = clock::now();
+        let tick = crate::clock::now();
         self.inner.send(t)?;
         self.meta.on_send(tick, 1);
         self.meta.sent(note);
@@ -68,36 +70,19 @@ impl<T> SyncSender<T> {
     /// as blocked.
     #[inline]
     pub fn send(&self, t: T) -> Result<(), SendError<T>> {
-        let note = self.meta.note(&t);
-        let tick = clock::now();
-        match self.inner.try_send(t) {
-            Ok(()) => {
-                self.meta.on_send(tick, 1);
-                self.meta.sent(note);
-                Ok(())
-            }
-            Err(TrySendError::Disconnected(t)) => Err(SendError(t)),
-            Err(TrySendError::Full(t)) => {
-                let start = clock::now();
-                self.inner.send(t)?;
-                let end = clock::now();
-                self.meta.on_blocked(end.saturating_sub(start));
-                self.meta.on_send(end, 1);
-                self.meta.sent(note);
-                Ok(())
-            }
-        }
+        let first = |t| {
+            self.inner.try_send(t).map_err(|error| match error {
+                TrySendError::Full(t) => Refused::Full(t),
+                TrySendError::Disconnected(t) => Refused::Failed(SendError(t)),
+            })
+        };
+        self.meta.send_or_wait(t, first, |t| self.inner.send(t))
     }
 
     /// As [`std::sync::mpsc::SyncSender::try_send`].
     #[inline]
     pub fn try_send(&self, t: T) -> Result<(), TrySendError<T>> {
-        let note = self.meta.note(&t);
-        let tick = clock::now();
-        self.inner.try_send(t)?;
-        self.meta.on_send(tick, 1);
-        self.meta.sent(note);
-        Ok(())
+        self.meta.send_now(t, |t| self.inner.try_send(t))
     }
 }
 
@@ -138,60 +123,11 @@ impl<T> Receiver<T> {
     }
 }
 
-/// As [`std::sync::mpsc::Iter`].
-#[derive(Debug)]
-pub struct Iter<'a, T> {
-    rx: &'a Receiver<T>,
-}
-
-/// As [`std::sync::mpsc::TryIter`].
-#[derive(Debug)]
-pub struct TryIter<'a, T> {
-    rx: &'a Receiver<T>,
-}
-
-/// As [`std::sync::mpsc::IntoIter`].
-#[derive(Debug)]
-pub struct IntoIter<T> {
-    rx: Receiver<T>,
-}
-
-impl<T> Iterator for Iter<'_, T> {
-    type Item = T;
-    fn next(&mut self) -> Option<T> {
-        self.rx.recv().ok()
-    }
-}
-
-impl<T> Iterator for TryIter<'_, T> {
-    type Item = T;
-    fn next(&mut self) -> Option<T> {
-        self.rx.try_recv().ok()
-    }
-}
-
-impl<T> Iterator for IntoIter<T> {
-    type Item = T;
-    fn next(&mut self) -> Option<T> {
-        self.rx.recv().ok()
-    }
-}
-
-impl<'a, T> IntoIterator for &'a Receiver<T> {
-    type Item = T;
-    type IntoIter = Iter<'a, T>;
-    fn into_iter(self) -> Iter<'a, T> {
-        self.iter()
-    }
-}
-
-impl<T> IntoIterator for Receiver<T> {
-    type Item = T;
-    type IntoIter = IntoIter<T>;
-    fn into_iter(self) -> IntoIter<T> {
-        IntoIter { rx: self }
-    }
-}
+receiver_iters!(
+    "As [`std::sync::mpsc::IntoIter`].",
+    "As [`std::sync::mpsc::Iter`].",
+    "As [`std::sync::mpsc::TryIter`]."
+);
 
 impl<T> Clone for Sender<T> {
     fn clone(&self) -> Self {

@@ -6,6 +6,7 @@
 
 use ::async_lock as al;
 
+use super::acquire::acquire;
 use super::entry::{mutex_entry, rw_lock_entry, Held, MutexEntry, MutexSite, RwLockEntry, RwLockSite};
 use super::instrument::{InstrumentMutex, InstrumentRwLock};
 use crate::clock;
@@ -65,26 +66,10 @@ impl<T> InstrumentRwLock for al::RwLock<T> {
     }
 }
 
-/// Tries without waiting (`$try` is an `Option`), then waits with `$wait`, timed as
-/// contended; `$($field)*` are further fields of the guard.
-macro_rules! acquire {
-    ($mode:expr, $try:expr, $wait:expr, $wrap:ident $(, $field:ident: $value:expr)*) => {{
-        let mode = $mode;
-        match $try {
-            Some(inner) => $wrap { _held: Held::now(mode), inner $(, $field: $value)* },
-            None => {
-                let start = clock::now();
-                let inner = $wait;
-                $wrap { _held: Held::new(mode, mode.contended(start)), inner $(, $field: $value)* }
-            }
-        }
-    }};
-}
-
 impl<T: ?Sized> Mutex<T> {
     /// As [`async_lock::Mutex::lock`].
     pub async fn lock(&self) -> MutexGuard<'_, T> {
-        acquire!(&self.entry.mode, self.inner.try_lock(), self.inner.lock().await, MutexGuard)
+        acquire!(&self.entry.mode, self.inner.try_lock(), await self.inner.lock(), MutexGuard)
     }
 
     /// As [`async_lock::Mutex::lock_blocking`].
@@ -108,7 +93,7 @@ impl<T> Mutex<T> {
 impl<T: ?Sized> RwLock<T> {
     /// As [`async_lock::RwLock::read`].
     pub async fn read(&self) -> RwLockReadGuard<'_, T> {
-        acquire!(&self.entry.read, self.inner.try_read(), self.inner.read().await, RwLockReadGuard)
+        acquire!(&self.entry.read, self.inner.try_read(), await self.inner.read(), RwLockReadGuard)
     }
 
     /// As [`async_lock::RwLock::read_blocking`].
@@ -124,7 +109,7 @@ impl<T: ?Sized> RwLock<T> {
     /// As [`async_lock::RwLock::upgradable_read`].
     pub async fn upgradable_read(&self) -> RwLockUpgradableReadGuard<'_, T> {
         let (try_it, entry) = (self.inner.try_upgradable_read(), self.entry);
-        acquire!(&entry.read, try_it, self.inner.upgradable_read().await, RwLockUpgradableReadGuard, entry: entry)
+        acquire!(&entry.read, try_it, await self.inner.upgradable_read(), RwLockUpgradableReadGuard, entry: entry)
     }
 
     /// As [`async_lock::RwLock::upgradable_read_blocking`].
@@ -141,7 +126,7 @@ impl<T: ?Sized> RwLock<T> {
 
     /// As [`async_lock::RwLock::write`].
     pub async fn write(&self) -> RwLockWriteGuard<'_, T> {
-        acquire!(&self.entry.write, self.inner.try_write(), self.inner.write().await, RwLockWriteGuard)
+        acquire!(&self.entry.write, self.inner.try_write(), await self.inner.write(), RwLockWriteGuard)
     }
 
     /// As [`async_lock::RwLock::write_blocking`].

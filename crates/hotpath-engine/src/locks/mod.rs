@@ -8,6 +8,7 @@
 //! - `std`, `parking_lot`, `tokio`, `async_lock`: the wrappers.
 //! - `section`: the `mutexes` and `rw_locks` sections.
 
+mod acquire;
 #[cfg(feature = "async-lock")]
 pub mod async_lock;
 mod entry;

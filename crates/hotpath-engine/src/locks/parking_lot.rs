@@ -6,9 +6,8 @@ use std::time::Duration;
 
 use ::parking_lot as pl;
 
-use super::entry::{
-    contended, contended_for, mutex_entry, rw_lock_entry, Held, MutexEntry, MutexSite, RwLockEntry, RwLockSite,
-};
+use super::acquire::acquire;
+use super::entry::{contended_for, mutex_entry, rw_lock_entry, Held, MutexEntry, MutexSite, RwLockEntry, RwLockSite};
 use super::instrument::{InstrumentMutex, InstrumentRwLock};
 
 /// A wrapped [`parking_lot::Mutex`].
@@ -56,20 +55,6 @@ impl<T> InstrumentRwLock for pl::RwLock<T> {
     fn instrument(self, site: &'static RwLockSite, label: Option<&str>) -> RwLock<T> {
         RwLock { entry: rw_lock_entry::<T>(site, label, "parking_lot"), inner: self }
     }
-}
-
-/// Tries without waiting, then waits (timed as contended).
-macro_rules! acquire {
-    ($mode:expr, $try:expr, $wait:expr, $wrap:ident) => {{
-        let mode = $mode;
-        match $try {
-            Some(inner) => $wrap { _held: Held::now(mode), inner },
-            None => {
-                let (_held, inner) = contended(mode, || $wait);
-                $wrap { _held, inner }
-            }
-        }
-    }};
 }
 
 /// Tries without waiting, then waits at most a timeout (timed as contended when it

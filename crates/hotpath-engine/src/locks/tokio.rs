@@ -6,9 +6,9 @@
 use ::tokio::sync as ts;
 use ::tokio::sync::TryLockError;
 
+use super::acquire::acquire;
 use super::entry::{mutex_entry, rw_lock_entry, Held, MutexEntry, MutexSite, RwLockEntry, RwLockSite};
 use super::instrument::{InstrumentMutex, InstrumentRwLock};
-use crate::clock;
 
 /// A wrapped [`tokio::sync::Mutex`].
 pub struct Mutex<T: ?Sized> {
@@ -57,31 +57,15 @@ impl<T> InstrumentRwLock for ts::RwLock<T> {
     }
 }
 
-/// Tries without waiting, then waits with `$wait` (an `.await` or a blocking call),
-/// timed as contended.
-macro_rules! acquire {
-    ($mode:expr, $try:expr, $wait:expr, $wrap:ident) => {{
-        let mode = $mode;
-        match $try {
-            Ok(inner) => $wrap { _held: Held::now(mode), inner },
-            Err(_) => {
-                let start = clock::now();
-                let inner = $wait;
-                $wrap { _held: Held::new(mode, mode.contended(start)), inner }
-            }
-        }
-    }};
-}
-
 impl<T: ?Sized> Mutex<T> {
     /// As [`tokio::sync::Mutex::lock`].
     pub async fn lock(&self) -> MutexGuard<'_, T> {
-        acquire!(&self.entry.mode, self.inner.try_lock(), self.inner.lock().await, MutexGuard)
+        acquire!(&self.entry.mode, self.inner.try_lock().ok(), await self.inner.lock(), MutexGuard)
     }
 
     /// As [`tokio::sync::Mutex::blocking_lock`].
     pub fn blocking_lock(&self) -> MutexGuard<'_, T> {
-        acquire!(&self.entry.mode, self.inner.try_lock(), self.inner.blocking_lock(), MutexGuard)
+        acquire!(&self.entry.mode, self.inner.try_lock().ok(), self.inner.blocking_lock(), MutexGuard)
     }
 
     /// As [`tokio::sync::Mutex::try_lock`].
@@ -100,22 +84,22 @@ impl<T> Mutex<T> {
 impl<T: ?Sized> RwLock<T> {
     /// As [`tokio::sync::RwLock::read`].
     pub async fn read(&self) -> RwLockReadGuard<'_, T> {
-        acquire!(&self.entry.read, self.inner.try_read(), self.inner.read().await, RwLockReadGuard)
+        acquire!(&self.entry.read, self.inner.try_read().ok(), await self.inner.read(), RwLockReadGuard)
     }
 
     /// As [`tokio::sync::RwLock::write`].
     pub async fn write(&self) -> RwLockWriteGuard<'_, T> {
-        acquire!(&self.entry.write, self.inner.try_write(), self.inner.write().await, RwLockWriteGuard)
+        acquire!(&self.entry.write, self.inner.try_write().ok(), await self.inner.write(), RwLockWriteGuard)
     }
 
     /// As [`tokio::sync::RwLock::blocking_read`].
     pub fn blocking_read(&self) -> RwLockReadGuard<'_, T> {
-        acquire!(&self.entry.read, self.inner.try_read(), self.inner.blocking_read(), RwLockReadGuard)
+        acquire!(&self.entry.read, self.inner.try_read().ok(), self.inner.blocking_read(), RwLockReadGuard)
     }
 
     /// As [`tokio::sync::RwLock::blocking_write`].
     pub fn blocking_write(&self) -> RwLockWriteGuard<'_, T> {
-        acquire!(&self.entry.write, self.inner.try_write(), self.inner.blocking_write(), RwLockWriteGuard)
+        acquire!(&self.entry.write, self.inner.try_write().ok(), self.inner.blocking_write(), RwLockWriteGuard)
     }
 
     /// As [`tokio::sync::RwLock::try_read`].

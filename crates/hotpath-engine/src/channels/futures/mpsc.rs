@@ -62,12 +62,7 @@ impl<T> InstrumentChannel for (mpsc::UnboundedSender<T>, mpsc::UnboundedReceiver
 impl<T> Sender<T> {
     /// As `futures::channel::mpsc::Sender::try_send`.
     pub fn try_send(&mut self, msg: T) -> Result<(), TrySendError<T>> {
-        let note = self.meta.note(&msg);
-        let tick = clock::now();
-        self.inner.try_send(msg)?;
-        self.meta.on_send(tick, 1);
-        self.meta.sent(note);
-        Ok(())
+        self.meta.send_now(msg, |msg| self.inner.try_send(msg))
     }
 
     /// As `futures::channel::mpsc::Sender::poll_ready`; the time between a `Pending` and
@@ -87,12 +82,7 @@ impl<T> Sender<T> {
 
     /// As `futures::channel::mpsc::Sender::start_send`.
     pub fn start_send(&mut self, msg: T) -> Result<(), SendError> {
-        let note = self.meta.note(&msg);
-        let tick = clock::now();
-        self.inner.start_send(msg)?;
-        self.meta.on_send(tick, 1);
-        self.meta.sent(note);
-        Ok(())
+        self.meta.send_now(msg, |msg| self.inner.start_send(msg))
     }
 }
 
@@ -119,22 +109,12 @@ impl<T> Sink<T> for Sender<T> {
 impl<T> UnboundedSender<T> {
     /// As `futures::channel::mpsc::UnboundedSender::unbounded_send`.
     pub fn unbounded_send(&self, msg: T) -> Result<(), TrySendError<T>> {
-        let note = self.meta.note(&msg);
-        let tick = clock::now();
-        self.inner.unbounded_send(msg)?;
-        self.meta.on_send(tick, 1);
-        self.meta.sent(note);
-        Ok(())
+        self.meta.send_now(msg, |msg| self.inner.unbounded_send(msg))
     }
 
     /// As `futures::channel::mpsc::UnboundedSender::start_send`.
     pub fn start_send(&mut self, msg: T) -> Result<(), SendError> {
-        let note = self.meta.note(&msg);
-        let tick = clock::now();
-        self.inner.start_send(msg)?;
-        self.meta.on_send(tick, 1);
-        self.meta.sent(note);
-        Ok(())
+        self.meta.send_now(msg, |msg| self.inner.start_send(msg))
     }
 }
 

@@ -6,6 +6,7 @@
 //! overtakes them. `reserve_many`, `send_timeout` and weak senders are reached through
 //! `Deref` and are not counted.
 
+use std::convert::Infallible;
 use std::fmt;
 use std::task::{Context, Poll};
 
@@ -14,6 +15,7 @@ use ::tokio::sync::mpsc::{self, error};
 use super::super::handle::{open, Rx, Tx};
 use super::super::instance::Flavor;
 use super::super::instrument::{InstrumentChannel, Wrapping};
+use super::super::send::Refused;
 use crate::clock;
 
 /// A wrapped [`tokio::sync::mpsc::Sender`].
@@ -74,58 +76,28 @@ impl<T> InstrumentChannel for (mpsc::UnboundedSender<T>, mpsc::UnboundedReceiver
 impl<T> Sender<T> {
     /// As [`tokio::sync::mpsc::Sender::send`]; waiting for room counts as blocked.
     pub async fn send(&self, value: T) -> Result<(), error::SendError<T>> {
-        let note = self.meta.note(&value);
-        let tick = clock::now();
-        match self.inner.try_send(value) {
-            Ok(()) => {
-                self.meta.on_send(tick, 1);
-                self.meta.sent(note);
-            }
-            Err(error::TrySendError::Closed(value)) => return Err(error::SendError(value)),
-            Err(error::TrySendError::Full(value)) => {
-                let start = clock::now();
-                let result = self.inner.send(value).await;
-                let end = clock::now();
-                self.meta.on_blocked(end.saturating_sub(start));
-                result?;
-                self.meta.on_send(end, 1);
-                self.meta.sent(note);
-            }
-        }
-        Ok(())
+        let first = |value| self.try_first(value);
+        self.meta.send_or_wait_async(value, first, |value| self.inner.send(value)).await
     }
 
     /// As [`tokio::sync::mpsc::Sender::try_send`].
     pub fn try_send(&self, value: T) -> Result<(), error::TrySendError<T>> {
-        let note = self.meta.note(&value);
-        let tick = clock::now();
-        self.inner.try_send(value)?;
-        self.meta.on_send(tick, 1);
-        self.meta.sent(note);
-        Ok(())
+        self.meta.send_now(value, |value| self.inner.try_send(value))
     }
 
     /// As [`tokio::sync::mpsc::Sender::blocking_send`].
     pub fn blocking_send(&self, value: T) -> Result<(), error::SendError<T>> {
-        let note = self.meta.note(&value);
-        let tick = clock::now();
-        match self.inner.try_send(value) {
-            Ok(()) => {
-                self.meta.on_send(tick, 1);
-                self.meta.sent(note);
-            }
-            Err(error::TrySendError::Closed(value)) => return Err(error::SendError(value)),
-            Err(error::TrySendError::Full(value)) => {
-                let start = clock::now();
-                let result = self.inner.blocking_send(value);
-                let end = clock::now();
-                self.meta.on_blocked(end.saturating_sub(start));
-                result?;
-                self.meta.on_send(end, 1);
-                self.meta.sent(note);
-            }
-        }
-        Ok(())
+        let first = |value| self.try_first(value);
+        self.meta.send_or_wait(value, first, |value| self.inner.blocking_send(value))
+    }
+
+    /// `try_send`, its refusal seen as the core's.
+    #[inline(always)]
+    fn try_first(&self, value: T) -> Result<(), Refused<T, error::SendError<T>>> {
+        self.inner.try_send(value).map_err(|error| match error {
+            error::TrySendError::Full(value) => Refused::Full(value),
+            error::TrySendError::Closed(value) => Refused::Failed(error::SendError(value)),
+        })
     }
 
     /// As [`tokio::sync::mpsc::Sender::reserve`]; waiting for room counts as blocked.
@@ -179,22 +151,17 @@ impl<T> Sender<T> {
 impl<T> Permit<'_, T> {
     /// As [`tokio::sync::mpsc::Permit::send`].
     pub fn send(self, value: T) {
-        let note = self.meta.note(&value);
-        let tick = clock::now();
-        self.inner.send(value);
-        self.meta.on_send(tick, 1);
-        self.meta.sent(note);
+        let Ok(()) = self.meta.send_now(value, |value| {
+            self.inner.send(value);
+            Ok::<_, Infallible>(())
+        });
     }
 }
 
 impl<T> OwnedPermit<T> {
     /// As [`tokio::sync::mpsc::OwnedPermit::send`]: gives back the wrapped sender.
     pub fn send(self, value: T) -> Sender<T> {
-        let note = self.meta.note(&value);
-        let tick = clock::now();
-        let inner = self.inner.send(value);
-        self.meta.on_send(tick, 1);
-        self.meta.sent(note);
+        let Ok(inner) = self.meta.send_now(value, |value| Ok::<_, Infallible>(self.inner.send(value)));
         Sender { inner, meta: self.meta }
     }
 
@@ -207,12 +174,7 @@ impl<T> OwnedPermit<T> {
 impl<T> UnboundedSender<T> {
     /// As [`tokio::sync::mpsc::UnboundedSender::send`].
     pub fn send(&self, value: T) -> Result<(), error::SendError<T>> {
-        let note = self.meta.note(&value);
-        let tick = clock::now();
-        self.inner.send(value)?;
-        self.meta.on_send(tick, 1);
-        self.meta.sent(note);
-        Ok(())
+        self.meta.send_now(value, |value| self.inner.send(value))
     }
 }
 

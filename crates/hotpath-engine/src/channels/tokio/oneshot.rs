@@ -9,7 +9,6 @@ use ::tokio::sync::oneshot::{self, error};
 use super::super::handle::{open, Rx, Tx};
 use super::super::instance::Flavor;
 use super::super::instrument::{InstrumentChannel, Wrapping};
-use crate::clock;
 
 /// A wrapped [`tokio::sync::oneshot::Sender`].
 pub struct Sender<T> {
@@ -35,12 +34,7 @@ impl<T> InstrumentChannel for (oneshot::Sender<T>, oneshot::Receiver<T>) {
 impl<T> Sender<T> {
     /// As [`tokio::sync::oneshot::Sender::send`].
     pub fn send(self, value: T) -> Result<(), T> {
-        let note = self.meta.note(&value);
-        let tick = clock::now();
-        self.inner.send(value)?;
-        self.meta.on_send(tick, 1);
-        self.meta.sent(note);
-        Ok(())
+        self.meta.send_now(value, |value| self.inner.send(value))
     }
 }
 

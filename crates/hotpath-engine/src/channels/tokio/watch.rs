@@ -2,6 +2,8 @@
 //! value, so there is no queue (shown as 0); a receive is a `changed()` (or `wait_for`)
 //! that returned, and its latency runs from the latest send to it.
 
+use std::convert::Infallible;
+
 use ::tokio::sync::watch::{self, error};
 
 use super::super::handle::{open, Rx, Tx};
@@ -33,21 +35,12 @@ impl<T> InstrumentChannel for (watch::Sender<T>, watch::Receiver<T>) {
 impl<T> Sender<T> {
     /// As [`tokio::sync::watch::Sender::send`].
     pub fn send(&self, value: T) -> Result<(), error::SendError<T>> {
-        let note = self.meta.note(&value);
-        let tick = clock::now();
-        self.inner.send(value)?;
-        self.meta.on_send(tick, 1);
-        self.meta.sent(note);
-        Ok(())
+        self.meta.send_now(value, |value| self.inner.send(value))
     }
 
     /// As [`tokio::sync::watch::Sender::send_replace`].
     pub fn send_replace(&self, value: T) -> T {
-        let note = self.meta.note(&value);
-        let tick = clock::now();
-        let old = self.inner.send_replace(value);
-        self.meta.on_send(tick, 1);
-        self.meta.sent(note);
+        let Ok(old) = self.meta.send_now(value, |value| Ok::<_, Infallible>(self.inner.send_replace(value)));
         old
     }
 
