@@ -8,6 +8,8 @@
 //! - `std`, `parking_lot`, `tokio`, `async_lock`: the wrappers.
 //! - `section`: the `mutexes` and `rw_locks` sections.
 
+// The try-then-wait sequence the async-lock, parking_lot and tokio wrappers share (std keeps its own).
+#[cfg(any(feature = "async-lock", feature = "parking_lot", feature = "tokio"))]
 mod acquire;
 #[cfg(feature = "async-lock")]
 pub mod async_lock;
