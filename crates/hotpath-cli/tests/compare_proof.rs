@@ -15,6 +15,14 @@ use serde_json::Value;
 /// metrics at alpha 0.01 a change needs 9 or more (the comparison's own note says so).
 const RUNS: usize = 10;
 
+/// The tests run one at a time: the test harness would run them side by side, and each
+/// one's program runs would then compete for the CPU with the others' (on a 2-core CI
+/// machine a preempted run moves every timing of that run).
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 fn compare(args: &[&str]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_hotpath"));
     cmd.arg("compare").args(args);
@@ -76,6 +84,7 @@ fn interleaved(dir: &Path, n: usize, env: &[(&str, &str)]) -> (Vec<PathBuf>, Vec
 
 #[test]
 fn twenty_a_a_comparisons_of_one_binary_raise_no_alarm() {
+    let _serial = one_at_a_time();
     let dir = tempfile::tempdir().unwrap();
     // 2 x 20 runs of the same binary; the "b" runs are just as unchanged.
     let (a, b) = interleaved(dir.path(), 2 * RUNS, &[]);
@@ -109,6 +118,7 @@ fn twenty_a_a_comparisons_of_one_binary_raise_no_alarm() {
 
 #[test]
 fn a_two_times_slower_function_is_flagged_alone() {
+    let _serial = one_at_a_time();
     let dir = tempfile::tempdir().unwrap();
     let (a, b) = interleaved(dir.path(), RUNS, &[("PROOF_SLOW", "1")]);
     let (base, head) = (
@@ -119,9 +129,15 @@ fn a_two_times_slower_function_is_flagged_alone() {
     let c = json(&out);
     let flagged = regressed(&c);
     assert_eq!(out.status.code(), Some(1), "{flagged:?}");
-    assert!(!flagged.is_empty());
+    assert!(flagged.iter().any(|(_, row, _)| row == "proof_app::checksum"), "{flagged:?}");
+    // Only checksum, and what contains it: main's inclusive time and the run's wall time
+    // (checksum runs on main's thread, so main's self time does not move).
     for (section, row, metric) in &flagged {
-        assert_eq!((section.as_str(), row.as_str()), ("functions_timing", "proof_app::checksum"), "{metric}");
+        let contains_it = row == "proof_app::main" && !metric.starts_with("self");
+        assert!(
+            (section == "functions_timing" && row == "proof_app::checksum") || contains_it,
+            "{section} {row} {metric} in {flagged:?}"
+        );
     }
     // Timings only: its calls and allocations did not change.
     assert!(flagged.iter().all(|(_, _, k)| k.ends_with("_ns") || k.starts_with("percentiles_ns.")), "{flagged:?}");
@@ -129,6 +145,7 @@ fn a_two_times_slower_function_is_flagged_alone() {
 
 #[test]
 fn one_extra_allocation_per_call_is_flagged_exactly_from_one_run_per_side() {
+    let _serial = one_at_a_time();
     let dir = tempfile::tempdir().unwrap();
     let (a, b) = interleaved(dir.path(), 1, &[("PROOF_EXTRA_ALLOC", "1")]);
     let out = compare(&[arg(&a[0]), arg(&b[0]), "--format", "json", "--fail-on-regression"]);
@@ -156,6 +173,7 @@ fn one_extra_allocation_per_call_is_flagged_exactly_from_one_run_per_side() {
 
 #[test]
 fn budgets_fail_and_pass_as_written() {
+    let _serial = one_at_a_time();
     let dir = tempfile::tempdir().unwrap();
     let report = dir.path().join("report.json");
     proof::run(&report, &[]);
