@@ -126,7 +126,6 @@ mod tests {
         for _ in 0..4 {
             ring.push(4, |t| t.0.push_str("0123456789"));
         }
-        let before = memory::profiler_bytes();
         let mut pointers: Vec<*const u8> = ring.slots.iter().map(|t| t.0.as_ptr()).collect();
         pointers.sort();
         for _ in 0..100 {
@@ -137,7 +136,8 @@ mod tests {
         }
         let mut after: Vec<*const u8> = ring.slots.iter().map(|t| t.0.as_ptr()).collect();
         after.sort();
+        // The process-wide byte count is no witness here: other unit tests allocate
+        // through it concurrently (a fresh-clone run failed on it).
         assert_eq!(pointers, after, "no slot's string was reallocated");
-        assert!(memory::profiler_bytes() <= before + 1024, "other tests may allocate concurrently");
     }
 }
