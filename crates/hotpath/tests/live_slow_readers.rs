@@ -128,11 +128,19 @@ fn clients_that_never_read_cost_a_bounded_amount_of_memory_and_are_closed() {
         assert!(after - before < body as u64, "the server's renders counted as the program's: {before} -> {after}");
     }
 
-    // Memory back near where it was, and the next client gets everything.
-    std::thread::sleep(Duration::from_millis(500));
-    let after = live.rss_kib();
+    // Memory given back: what stays is at most the response budget and one body (the
+    // allocator's pools and fragmentation; before the budget it was hundreds of MiB),
+    // and the next client gets everything. The give-back runs on the server's thread
+    // once the cached renders expire: wait for it, up to a bound that only catches a hang.
+    let bound = baseline + BUDGET_KIB + body_kib;
+    let since = Instant::now();
+    let mut after = live.rss_kib();
+    while after > bound && since.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(200));
+        after = live.rss_kib();
+    }
     println!("RSS after the clients left: {after} KiB");
-    assert!(after <= baseline + 12 * 1024, "RSS {after} KiB after the clients left (baseline {baseline} KiB)");
+    assert!(after <= bound, "RSS {after} KiB after the clients left (baseline {baseline} KiB, bound {bound} KiB)");
     assert!(full_metrics(&live) >= body);
     assert!(live.running());
 }
