@@ -59,6 +59,11 @@ struct RxLine {
 
 pub(crate) struct Instance {
     flavor: Flavor,
+    /// The most messages a bounded one-queue channel holds (`u64::MAX` when unbounded,
+    /// unknown or not one queue). The counters can run one message per racing receiver
+    /// ahead of the channel (a receive frees room before its count lands), so queue
+    /// lengths are clamped to it where they are read, never on the send path.
+    capacity: u64,
     /// The entry's metrics, copied in.
     latency: Metric,
     blocked: Metric,
@@ -79,8 +84,13 @@ impl Instance {
     /// A channel of `capacity` (when bounded and known), recording into the given metrics.
     pub(crate) fn new(flavor: Flavor, capacity: Option<usize>, latency: Metric, blocked: Metric) -> Self {
         let slots = if flavor.is_watch() { 1 } else { capacity.unwrap_or(MAX_SLOTS) };
+        let bound = match (flavor, capacity) {
+            (Flavor::Fifo, Some(capacity)) if capacity > 0 => capacity as u64,
+            _ => u64::MAX,
+        };
         let instance = Self {
             flavor,
+            capacity: bound,
             latency,
             blocked,
             tx: Padded(TxLine::default()),
@@ -131,7 +141,7 @@ impl Instance {
     }
 
     pub(crate) fn max_queue_len(&self) -> u64 {
-        self.tx.max_queue.load(Relaxed)
+        self.tx.max_queue.load(Relaxed).min(self.capacity)
     }
 
     /// Whether the slow-consumer rule ever held, and whether it holds now.
@@ -146,7 +156,7 @@ impl Instance {
         }
         let queued = self.tx.sent.load(Relaxed) + self.tx.extra_queued.load(Relaxed);
         let gone = self.rx.received.load(Relaxed) + self.rx.extra_dequeued.load(Relaxed);
-        queued.saturating_sub(gone)
+        queued.saturating_sub(gone).min(self.capacity)
     }
 
     /// Every sender gone, or (for a one-queue channel) every receiver.
@@ -248,5 +258,30 @@ impl Instance {
 impl Drop for Instance {
     fn drop(&mut self) {
         memory::freed(std::mem::size_of::<Instance>() + self.ring.heap_bytes());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A receive frees room before its count lands, so a send can count one message more
+    /// than a bounded channel can hold (tokio's `channel(64)` showed `Max Q 65`); the
+    /// lengths read back never exceed the capacity.
+    #[test]
+    fn queue_lengths_never_exceed_a_bounded_capacity() {
+        let channel = Instance::new(Flavor::Fifo, Some(2), Metric::new(), Metric::new());
+        for _ in 0..3 {
+            channel.on_send(clock::now(), 1);
+        }
+        assert_eq!((channel.max_queue_len(), channel.queue_len()), (2, 2));
+        channel.on_receive(None);
+        assert_eq!(channel.queue_len(), 2);
+
+        let unbounded = Instance::new(Flavor::Fifo, None, Metric::new(), Metric::new());
+        for _ in 0..3 {
+            unbounded.on_send(clock::now(), 1);
+        }
+        assert_eq!((unbounded.max_queue_len(), unbounded.queue_len()), (3, 3));
     }
 }
