@@ -55,6 +55,16 @@ pub fn render_table(report: &Report) -> String {
         out.push('\n');
         out.push_str(&section.render(meta));
     }
+    // Files written (CPU profiles) are named once, after every section, so they never
+    // split the report.
+    if let Some(cpu) = &report.functions_cpu {
+        for file in &cpu.files {
+            out.push_str(&format!("\n[hotpath] cpu profile written: {file}"));
+        }
+        if !cpu.files.is_empty() {
+            out.push('\n');
+        }
+    }
     if meta.compact_tables {
         out = crate::grid::compact(&out);
     }

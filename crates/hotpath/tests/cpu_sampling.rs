@@ -123,3 +123,22 @@ fn samples_follow_cpu_time_and_files_parse() {
     assert!(profile.function.iter().any(|f| string(f.name) == "case_cpu_burn::heavy"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The table names the profile files once, after every section (they split the report
+/// between two sections before).
+#[test]
+fn profile_files_are_named_after_the_report() {
+    let dir = std::env::temp_dir().join(format!("hotpath-cpu-table-{}", std::process::id()));
+    let out = run(command("case_cpu_burn").env("HOTPATH_OUTPUT_FORMAT", "table").env("HOTPATH_CPU_OUTPUT", &dir));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    let first = lines.iter().position(|l| l.contains("cpu profile written")).expect("files named");
+    let tail: Vec<&str> = lines[first..].iter().copied().filter(|l| !l.trim().is_empty()).collect();
+    assert!(tail.iter().all(|l| l.starts_with("[hotpath] cpu profile written: ")), "{stdout}");
+    assert!(lines[..first].iter().any(|l| l.starts_with("functions-cpu")), "{stdout}");
+    for name in ["hotpath-cpu.folded", "hotpath-cpu.svg", "hotpath-cpu.pb.gz"] {
+        assert_eq!(tail.iter().filter(|l| l.ends_with(name)).count(), 1, "{name} once: {stdout}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

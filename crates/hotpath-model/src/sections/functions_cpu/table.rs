@@ -29,15 +29,11 @@ impl FunctionsCpu {
         if self.dropped_samples > 0 {
             summary.push_str(&format!(", {} dropped", format_count(self.dropped_samples)));
         }
-        let mut out = titled(
+        titled(
             "functions-cpu",
             "CPU samples of measured functions; Self: innermost measured function, Inclusive: anywhere on the stack.",
             &summary,
             &table,
-        );
-        for file in &self.files {
-            out.push_str(&format!("cpu profile written: {file}\n"));
-        }
-        out
+        )
     }
 }
