@@ -19,7 +19,13 @@ pub(crate) struct ExitRecord {
 }
 
 #[cfg(any(target_os = "linux", target_os = "android"))]
-pub(crate) use linux::{drain, enable, watch};
+pub(crate) use linux::{cpu as own_cpu, drain, enable, watch};
+
+/// The calling thread's user and system CPU time, where the platform says it cheaply.
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+pub(crate) fn own_cpu() -> Option<(u64, u64)> {
+    None
+}
 
 #[cfg(not(any(target_os = "linux", target_os = "android")))]
 pub(crate) fn enable() {}
@@ -93,7 +99,7 @@ mod linux {
 
     /// The key's destructor, on the exiting thread. Must not unwind.
     extern "C" fn on_exit(_marker: *mut c_void) {
-        let (user_ns, sys_ns) = cpu();
+        let (user_ns, sys_ns) = cpu().unwrap_or((0, 0));
         memory::untracked(|| {
             let record = ExitRecord { tid: os::current_tid(), comm: comm(), user_ns, sys_ns };
             let mut pending = lock(&PENDING);
@@ -103,16 +109,16 @@ mod linux {
         });
     }
 
-    /// This thread's user and system CPU time.
-    fn cpu() -> (u64, u64) {
+    /// This thread's user and system CPU time (one system call, no file descriptor).
+    pub(crate) fn cpu() -> Option<(u64, u64)> {
         // SAFETY: rusage is plain data; zeroed is a valid value.
         let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
         // SAFETY: `usage` is a live out-parameter.
         if unsafe { libc::getrusage(libc::RUSAGE_THREAD, &mut usage) } != 0 {
-            return (0, 0);
+            return None;
         }
         let ns = |t: libc::timeval| t.tv_sec as u64 * 1_000_000_000 + t.tv_usec as u64 * 1_000;
-        (ns(usage.ru_utime), ns(usage.ru_stime))
+        Some((ns(usage.ru_utime), ns(usage.ru_stime)))
     }
 
     /// This thread's name as `/proc/.../stat` shows it.

@@ -14,8 +14,11 @@ use crate::sync::lock;
 pub(crate) struct Tracked {
     pub(crate) name: String,
     pub(crate) state: State,
+    /// CPU time since the session started (see [`History::baseline`]).
     pub(crate) user_ns: u64,
     pub(crate) sys_ns: u64,
+    /// CPU time the thread had used before the session started, left out of the above.
+    before: (u64, u64),
     /// CPU% over the last interval; `None` until the thread was sampled twice.
     pub(crate) cpu_percent: Option<f64>,
     pub(crate) max_cpu_percent: Option<f64>,
@@ -36,6 +39,11 @@ pub(crate) struct History {
     /// Threads whose exit record the last update took: a listing may still show such
     /// a thread for a moment while it finishes exiting, and must not revive it.
     just_ended: HashSet<u64>,
+    /// The starting thread's CPU time when the session started: under `cargo run`
+    /// (cargo execs the program on its own thread) it includes cargo's own work.
+    /// Threads the first sample finds had their time before it left out too; threads
+    /// seen later started during the session and count whole.
+    baseline: Option<(u64, u64)>,
     main_tid: u64,
     unnamed: u64,
     failed: bool,
@@ -57,6 +65,7 @@ pub(crate) fn start(interval: Duration, main_tid: u64) {
         interval,
         problem: None,
         just_ended: HashSet::new(),
+        baseline: exit_hook::own_cpu(),
         main_tid,
         unnamed: 0,
         failed: false,
@@ -118,6 +127,7 @@ pub(crate) fn with_history<R>(f: impl FnOnce(&History) -> R) -> Option<R> {
 
 impl History {
     fn update(&mut self, sample: OsSample, now: Instant) {
+        let first = self.samples == 0;
         self.samples += 1;
         if let Some(rss) = sample.rss_bytes {
             self.rss_bytes = rss;
@@ -143,18 +153,25 @@ impl History {
                         (known.base_cpu_ns, known.base_at) = (cpu, now);
                     }
                     known.state = if cfg!(windows) && used > 0 { State::Running } else { t.state };
-                    (known.user_ns, known.sys_ns) = (t.user_ns, t.sys_ns);
+                    (known.user_ns, known.sys_ns) = since(known.before, t.user_ns, t.sys_ns);
                     if let Some(name) = t.name {
                         known.name = name; // renamed since last seen
                     }
                 }
                 None => {
                     let name = t.name.unwrap_or_else(|| self.next_unnamed());
+                    let before = match self.baseline {
+                        Some(start) if t.tid == self.main_tid => start,
+                        _ if first => (t.user_ns, t.sys_ns),
+                        _ => (0, 0),
+                    };
+                    let (user_ns, sys_ns) = since(before, t.user_ns, t.sys_ns);
                     let tracked = Tracked {
                         name,
                         state: t.state,
-                        user_ns: t.user_ns,
-                        sys_ns: t.sys_ns,
+                        user_ns,
+                        sys_ns,
+                        before,
                         cpu_percent: None,
                         max_cpu_percent: None,
                         base_cpu_ns: cpu,
@@ -187,9 +204,9 @@ impl History {
             // The name at exit is the latest: a sample may have caught the thread before it
             // named itself (with the name it inherited from the thread that created it).
             let own = !record.comm.is_empty() && Some(record.comm.as_str()) != os::process_name();
-            let (name, max_cpu_percent) = match self.threads.remove(&tid) {
-                Some(t) => (if own { record.comm } else { t.name }, t.max_cpu_percent),
-                None => (if own { record.comm } else { self.next_unnamed() }, None),
+            let (name, max_cpu_percent, before) = match self.threads.remove(&tid) {
+                Some(t) => (if own { record.comm } else { t.name }, t.max_cpu_percent, t.before),
+                None => (if own { record.comm } else { self.next_unnamed() }, None, (0, 0)),
             };
             self.just_ended.insert(tid);
             // The profiler's own threads are never shown, so they take no place among the
@@ -197,7 +214,7 @@ impl History {
             if super::own::is_profiler_thread(tid, &name) {
                 continue;
             }
-            let (user_ns, sys_ns) = (record.user_ns, record.sys_ns);
+            let (user_ns, sys_ns) = since(before, record.user_ns, record.sys_ns);
             self.exited.add(Ended {
                 tid,
                 name,
@@ -231,4 +248,10 @@ impl History {
         self.unnamed += 1;
         format!("thread_{}", self.unnamed)
     }
+}
+
+/// CPU time used since `before` (user, system); the OS's coarser figures can read a
+/// little below a precise baseline, which counts as none.
+fn since(before: (u64, u64), user_ns: u64, sys_ns: u64) -> (u64, u64) {
+    (user_ns.saturating_sub(before.0), sys_ns.saturating_sub(before.1))
 }
