@@ -36,10 +36,10 @@ pub use grid::Table;
 pub use meta::Meta;
 pub use percentiles::{percentile_label, Percentiles};
 pub use render::render_table;
-pub use report::{Collectors, Report, ReportError, Section, SectionDef, SCHEMA_VERSION, SECTIONS};
+pub use report::{Collectors, Report, ReportError, Section, SectionDef, LIMIT_GROUPS, SCHEMA_VERSION, SECTIONS};
 pub use requests::{RequestAlloc, RouteScope, StatusClasses};
 pub use row_metrics::{RowMetric, RowMetrics};
-pub use section::{keep_rows, SectionData, Tab};
+pub use section::{keep_rows, LimitGroup, SectionData, Tab};
 pub use sections::channels::{ChannelRow, Channels};
 pub use sections::debug::{
     DbgRow, DebugLog, DebugLogs, DebugRow, DebugTrackers, GaugeRow, LoggedRow, RowLogs, TrackerKind, ValRow,

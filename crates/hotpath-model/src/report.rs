@@ -25,74 +25,9 @@ use crate::sections::tokio_runtime::TokioRuntimes;
 /// addition of an optional field; `docs/JSON_SCHEMA.md` records each version.
 pub const SCHEMA_VERSION: u32 = 1;
 
-// The section table: one line per section, in report order. Adding a section is a
-// folder under `sections/` and one entry here.
-section_table! {
-    /// Time spent in measured functions and blocks.
-    FunctionsTiming => functions_timing: FunctionsTiming, "functions-timing", "Timing", Functions, compared: true,
-        about: "calls, durations and self time of measured functions",
-        absent: "no measured function has completed a call yet";
-    /// Heap allocations of measured functions (`hotpath-alloc`).
-    FunctionsAlloc => functions_alloc: FunctionsAlloc, "functions-alloc", "Allocations", Functions, compared: true,
-        about: "bytes and allocations per call of measured functions",
-        absent: "allocation profiling is off (hotpath-alloc feature) or nothing was allocated yet";
-    /// CPU samples of measured functions (`hotpath-cpu`).
-    FunctionsCpu => functions_cpu: FunctionsCpu, "functions-cpu", "CPU", Functions, compared: false,
-        about: "sampled CPU time of measured functions, self and inclusive",
-        absent: "CPU sampling is off (hotpath-cpu feature) or no sample was taken yet";
-    /// Instructions of measured functions under Callgrind (`hotpath-callgrind`).
-    FunctionsIcount => functions_icount: FunctionsIcount, "functions-icount", "Instructions", Functions, compared: true,
-        about: "instructions executed per call of measured functions, under valgrind --tool=callgrind",
-        absent: "instruction counting is off (hotpath-callgrind feature) or the program is not running under Callgrind";
-    /// `channel!` sites.
-    Channels => channels: Channels, "channels", "Channels", DataFlow, compared: true,
-        about: "messages, queue length, blocked senders and latency of channels",
-        absent: "no channel! wrapper was used yet";
-    /// `stream!` sites.
-    Streams => streams: Streams, "streams", "Streams", DataFlow, compared: true,
-        about: "instances, items and time per item of streams",
-        absent: "no stream! wrapper was used yet";
-    /// `future!` sites and measured async functions.
-    Futures => futures: Futures, "futures", "Futures", DataFlow, compared: true,
-        about: "polls, busy and wall time, cancellations of futures",
-        absent: "no future! wrapper or measured async function was used yet";
-    /// `mutex!` sites.
-    Mutexes => mutexes: Mutexes, "mutexes", "Mutexes", DataFlow, compared: true,
-        about: "acquisitions, contention, wait and hold time of mutexes",
-        absent: "no mutex! wrapper was used yet";
-    /// `rw_lock!` sites.
-    RwLocks => rw_locks: RwLocks, "rw_locks", "RwLocks", DataFlow, compared: true,
-        about: "reads and writes, contention, wait and hold time of RwLocks",
-        absent: "no rw_lock! wrapper was used yet";
-    /// Per-thread CPU and memory (`threads` feature, on by default).
-    Threads => threads: Threads, "threads", "Threads", Threads, compared: false,
-        about: "CPU and memory of each thread",
-        absent: "the threads sampler is off (threads feature) or has not sampled yet";
-    /// Tokio runtimes registered with `tokio_runtime!()` (`tokio` feature).
-    TokioRuntime => tokio_runtime: TokioRuntimes, "tokio_runtime", "Runtime", Tokio, compared: false,
-        about: "workers, queues and flags of monitored Tokio runtimes",
-        absent: "no Tokio runtime is monitored (hotpath::tokio_runtime!(&handle) with the tokio feature)";
-    /// Byte-level I/O through `io!` wrappers.
-    Io => io: IoSection, "io", "I/O", Io, compared: true,
-        about: "operations, bytes, rate and durations of io! wrappers",
-        absent: "no io! wrapper was used yet";
-    /// Requests an axum server answered (`axum!`, feature `axum-0-8`).
-    Server => server: Server, "server", "Server", Services, compared: true,
-        about: "requests, status classes, latency and per-request SQL/HTTP/function time of server routes",
-        absent: "no request went through hotpath::axum!(router) yet (feature axum-0-8)";
-    /// Outgoing HTTP calls (`http!`, features `reqwest-0-12`, `reqwest-0-13`, `ureq-3`).
-    Http => http: Http, "http", "HTTP", Services, compared: true,
-        about: "calls, status classes, errors and latency of outgoing HTTP calls per endpoint",
-        absent: "no call went through an http!() client yet (features reqwest-0-12, reqwest-0-13, ureq-3)";
-    /// SQL queries (features `sqlx`, `diesel`).
-    Sql => sql: Sql, "sql", "SQL", Services, compared: true,
-        about: "calls, errors, rows and latency of SQL queries per normalized statement",
-        absent: "no query was seen yet (sqlx_tracing_layer() or instrument_diesel_sql(), features sqlx, diesel)";
-    /// `dbg!`, `val!` and `gauge!` trackers.
-    Debug => debug: DebugTrackers, "debug", "Trackers", Debug, compared: false,
-        about: "counts, last values and logs of dbg! call sites, val! keys and gauge! keys",
-        absent: "no dbg!, val! or gauge! has recorded while profiling";
-}
+// The section table comes from the one list of sections (`hotpath-sections`): a
+// section is a folder under `sections/` and one entry there.
+hotpath_sections::sections!(section_table);
 
 impl Section {
     /// Every section, in report order.
@@ -235,5 +170,19 @@ mod tests {
         report.meta.caller = "demo::main".into();
         let back = Report::from_json(&report.to_json(true)).unwrap();
         assert_eq!(back, report);
+    }
+
+    /// Every section's group is a limit group, and every limit group limits a section.
+    #[test]
+    fn limit_groups_match_the_sections() {
+        for def in SECTIONS {
+            if let Some(group) = def.limit_group {
+                assert!(LIMIT_GROUPS.iter().any(|g| g.name == group), "{} names group {group}", def.name);
+            }
+        }
+        for group in LIMIT_GROUPS {
+            assert!(SECTIONS.iter().any(|d| d.limit_group == Some(group.name)), "group {} limits nothing", group.name);
+            assert_eq!(group.method, format!("{}_limit", group.name));
+        }
     }
 }

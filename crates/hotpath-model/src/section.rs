@@ -67,13 +67,33 @@ pub fn keep_rows<T>(rows: &mut Vec<T>, keep: &[usize]) {
     rows.extend(keep.iter().filter_map(|&i| slots.get_mut(i).and_then(Option::take)));
 }
 
-/// Expands the section table: see its invocation in `report.rs`.
+/// One group of sections that share a row limit: `<group>_limit` parameter and
+/// builder method, `HOTPATH_<GROUP>_LIMIT` variable.
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub struct LimitGroup {
+    /// As the variables and `group_limit` name it (`functions`).
+    pub name: &'static str,
+    /// The parameter and method (`functions_limit`).
+    pub method: &'static str,
+    /// Rows shown when nothing is set; 0 shows all.
+    pub default: usize,
+    /// What it limits, for docs and messages (`Rows of the function sections`).
+    pub what: &'static str,
+}
+
+/// Expands the section table: the list of `hotpath-sections`, expanded in `report.rs`.
 macro_rules! section_table {
-    ($(
-        $(#[$doc:meta])*
-        $variant:ident => $field:ident: $ty:ty, $name:literal, $title:literal, $tab:ident,
-            compared: $compared:literal, about: $about:literal, absent: $absent:literal;
-    )*) => {
+    (
+        sections {$(
+            $(#[$doc:meta])*
+            $variant:ident => $field:ident: $ty:ty, $name:literal, $title:literal, $tab:ident,
+                limit: $limit:expr, compared: $compared:literal, about: $about:literal, absent: $absent:literal;
+        )*}
+        limits {$(
+            $method:ident: $group:literal, $default:literal, $what:literal;
+        )*}
+    ) => {
         /// One section of the report, as `HotpathGuardBuilder::sections` and
         /// `HOTPATH_REPORT` name them.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -102,7 +122,15 @@ pub struct SectionDef {
     pub tab: $crate::section::Tab,
     /// Whether `hotpath compare` compares it (per-run samples like threads are not).
     pub compared: bool,
+    /// Its row-limit group (a name of [`LIMIT_GROUPS`]); `None`: never cut.
+    pub limit_group: Option<&'static str>,
 }
+
+
+        /// Every row-limit group, in the order of the sections they limit.
+        pub const LIMIT_GROUPS: &[$crate::section::LimitGroup] = &[$(
+            $crate::section::LimitGroup { name: $group, method: stringify!($method), default: $default, what: $what },
+        )*];
 
         /// Every section, in report order.
         pub const SECTIONS: &[SectionDef] = &[$(
@@ -115,6 +143,7 @@ pub struct SectionDef {
                 absent: $absent,
                 tab: $crate::section::Tab::$tab,
                 compared: $compared,
+                limit_group: $limit,
             },
         )*];
 

@@ -54,8 +54,10 @@ fn python_sdk_over_http_and_the_stdio_bridge() {
     let Some(python) = python_with_mcp() else { return };
     let live = agent(Some(TOKEN));
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/client.py");
+    let keys: Vec<&str> = hotpath_model::SECTIONS.iter().map(|d| d.key).collect();
     let out = Command::new(python)
         .arg(script)
+        .env("HOTPATH_TEST_SECTION_KEYS", keys.join(","))
         .args(["--url", &format!("http://{}/mcp", live.address), "--token", TOKEN])
         .args(["--pid", &live.child.id().to_string()])
         .args(cfg!(feature = "hotpath-alloc").then_some("--alloc"))

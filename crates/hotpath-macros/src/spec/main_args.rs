@@ -10,63 +10,31 @@ use crate::note::Note;
 /// Output formats `format = "..."` accepts, as the runtime names them.
 pub(crate) const FORMATS: [&str; 4] = ["table", "json", "json-pretty", "none"];
 
-/// Section names of `report = "..."` (and `HOTPATH_REPORT`).
-pub(crate) const SECTIONS: [&str; 16] = [
-    "functions-timing",
-    "functions-alloc",
-    "functions-cpu",
-    "functions-icount",
-    "channels",
-    "streams",
-    "futures",
-    "rw_locks",
-    "mutexes",
-    "sql",
-    "http",
-    "server",
-    "io",
-    "threads",
-    "debug",
-    "tokio_runtime",
-];
+/// `SECTIONS`, the names `report = "..."` (and `HOTPATH_REPORT`) accept, and
+/// `SECTION_LIMITS`, the `<group>_limit` parameters (named as the config methods), both
+/// from the one section list (`hotpath-sections`).
+macro_rules! section_names {
+    (sections {$(
+        $(#[$doc:meta])*
+        $variant:ident => $field:ident: $ty:ty, $name:literal, $title:literal, $tab:ident,
+            limit: $limit:expr, compared: $compared:literal, about: $about:literal, absent: $absent:literal;
+    )*} limits {$(
+        $method:ident: $group:literal, $default:literal, $what:literal;
+    )*}) => {
+        pub(crate) const SECTIONS: &[&str] = &[$($name),*];
+        pub(crate) const SECTION_LIMITS: &[&str] = &[$(stringify!($method)),*];
+    };
+}
+hotpath_sections::sections!(section_names);
 
-/// The per-section row limits, named as the parameters and as the config methods.
-pub(crate) const SECTION_LIMITS: [&str; 12] = [
-    "functions_limit",
-    "channels_limit",
-    "streams_limit",
-    "futures_limit",
-    "threads_limit",
-    "rw_locks_limit",
-    "mutexes_limit",
-    "io_limit",
-    "sql_limit",
-    "http_limit",
-    "server_limit",
-    "tokio_runtime_limit",
-];
+/// Parameters before and after the `<group>_limit` ones, as the error lists them.
+const KNOWN_BEFORE_LIMITS: [&str; 3] = ["percentiles", "format", "limit"];
+const KNOWN_AFTER_LIMITS: [&str; 4] = ["output_path", "report", "allocator", "cpu_output"];
 
-const KNOWN: [&str; 19] = [
-    "percentiles",
-    "format",
-    "limit",
-    "functions_limit",
-    "channels_limit",
-    "streams_limit",
-    "futures_limit",
-    "threads_limit",
-    "rw_locks_limit",
-    "mutexes_limit",
-    "io_limit",
-    "sql_limit",
-    "http_limit",
-    "server_limit",
-    "tokio_runtime_limit",
-    "output_path",
-    "report",
-    "allocator",
-    "cpu_output",
-];
+/// Every parameter, for the error that names an unknown one.
+fn known() -> Vec<&'static str> {
+    KNOWN_BEFORE_LIMITS.iter().chain(SECTION_LIMITS).chain(&KNOWN_AFTER_LIMITS).copied().collect()
+}
 
 /// Parameters of `#[hotpath::main]`. Every one is checked in both modes; without
 /// `hotpath` only the notes (warnings about ignored parameters) are kept.
@@ -154,7 +122,7 @@ fn one(arg: &Arg, out: &mut MainArgs) -> Result<(), Error> {
                     .into(),
             });
         }
-        _ => return Err(unknown(arg, "#[hotpath::main]", &KNOWN)),
+        _ => return Err(unknown(arg, "#[hotpath::main]", &known())),
     }
     Ok(())
 }
@@ -202,6 +170,6 @@ pub(crate) fn check_report(spec: &str) -> Result<(), String> {
     Err(format!(
         "unknown report section {list}; expected `all`, `auto`, a section name or `-name` to leave one out, \
          with names {}",
-        quoted(&SECTIONS)
+        quoted(SECTIONS)
     ))
 }

@@ -1,14 +1,10 @@
-//! Rows per section: one global limit, overridden per group of sections. A group is
-//! `functions` for every function section, else the section's key, as the
-//! `HOTPATH_<GROUP>_LIMIT` variables and the `<group>_limit` parameters name it.
+//! Rows per section: one global limit, overridden per group of sections. The groups,
+//! their defaults and which sections each limits come from the section list
+//! (`hotpath-sections`), as do the `HOTPATH_<GROUP>_LIMIT` variables and `<group>_limit` methods.
 
 use std::collections::BTreeMap;
 
-use hotpath_model::{Section, Tab};
-
-/// Default rows of the function sections and of the threads view; others show all.
-const FUNCTIONS_DEFAULT: usize = 15;
-const THREADS_DEFAULT: usize = 5;
+use hotpath_model::{Section, LIMIT_GROUPS};
 
 /// Limits as configured; 0 shows every row.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -19,42 +15,23 @@ pub(crate) struct Limits {
     pub(crate) groups: BTreeMap<String, usize>,
 }
 
-/// The limit group of `section`.
-pub(crate) fn group(section: Section) -> &'static str {
-    let def = section.def();
-    if def.tab == Tab::Functions {
-        "functions"
-    } else {
-        def.key
-    }
+/// The limit group of `section` (from the section list); `None` for the debug
+/// trackers, which are few, asked for by name and never cut (as the seed system does).
+pub(crate) fn group(section: Section) -> Option<&'static str> {
+    section.def().limit_group
 }
 
-/// Every group, once, in table order. The debug trackers are never cut, so they have
-/// no group: no `debug_limit`, no `HOTPATH_DEBUG_LIMIT`.
+/// Every group, once, in table order.
 pub(crate) fn groups() -> Vec<&'static str> {
-    let mut out: Vec<&'static str> = Vec::new();
-    for section in Section::all().into_iter().filter(|s| *s != Section::Debug) {
-        let g = group(section);
-        if !out.contains(&g) {
-            out.push(g);
-        }
-    }
-    out
+    LIMIT_GROUPS.iter().map(|g| g.name).collect()
 }
 
 impl Limits {
     /// Rows of `section` to show.
     pub(crate) fn of(&self, section: Section) -> usize {
-        // The trackers are few and asked for by name: never cut (as the seed system does).
-        if section == Section::Debug {
-            return 0;
-        }
-        let g = group(section);
-        self.groups.get(g).copied().or(self.global).unwrap_or(match g {
-            "functions" => FUNCTIONS_DEFAULT,
-            "threads" => THREADS_DEFAULT,
-            _ => 0,
-        })
+        let Some(g) = group(section) else { return 0 };
+        let default = || LIMIT_GROUPS.iter().find(|d| d.name == g).map_or(0, |d| d.default);
+        self.groups.get(g).copied().or(self.global).unwrap_or_else(default)
     }
 
     /// Sets every section's limit, forgetting per-group ones set before.

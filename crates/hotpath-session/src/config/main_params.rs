@@ -38,66 +38,6 @@ impl MainConfig {
         self
     }
 
-    /// Rows of the function sections (timing, allocations, CPU, instructions).
-    pub fn functions_limit(self, limit: usize) -> Self {
-        self.group_limit("functions", limit)
-    }
-
-    /// Rows of the channels section.
-    pub fn channels_limit(self, limit: usize) -> Self {
-        self.group_limit("channels", limit)
-    }
-
-    /// Rows of the streams section.
-    pub fn streams_limit(self, limit: usize) -> Self {
-        self.group_limit("streams", limit)
-    }
-
-    /// Rows of the futures section.
-    pub fn futures_limit(self, limit: usize) -> Self {
-        self.group_limit("futures", limit)
-    }
-
-    /// Rows of the threads view.
-    pub fn threads_limit(self, limit: usize) -> Self {
-        self.group_limit("threads", limit)
-    }
-
-    /// Rows of the rw_locks section.
-    pub fn rw_locks_limit(self, limit: usize) -> Self {
-        self.group_limit("rw_locks", limit)
-    }
-
-    /// Rows of the mutexes section.
-    pub fn mutexes_limit(self, limit: usize) -> Self {
-        self.group_limit("mutexes", limit)
-    }
-
-    /// Rows of the io section.
-    pub fn io_limit(self, limit: usize) -> Self {
-        self.group_limit("io", limit)
-    }
-
-    /// Rows of the sql section.
-    pub fn sql_limit(self, limit: usize) -> Self {
-        self.group_limit("sql", limit)
-    }
-
-    /// Rows of the http section.
-    pub fn http_limit(self, limit: usize) -> Self {
-        self.group_limit("http", limit)
-    }
-
-    /// Rows of the server section.
-    pub fn server_limit(self, limit: usize) -> Self {
-        self.group_limit("server", limit)
-    }
-
-    /// Rows of the tokio_runtime section.
-    pub fn tokio_runtime_limit(self, limit: usize) -> Self {
-        self.group_limit("tokio_runtime", limit)
-    }
-
     /// The fraction of calls of every instrument whose duration is measured.
     pub fn time_sampling_rate(mut self, rate: f64) -> Self {
         self.sampling.0 = valid(rate);
@@ -133,3 +73,18 @@ impl MainConfig {
 fn valid(rate: f64) -> Option<f64> {
     (0.0..=1.0).contains(&rate).then_some(rate)
 }
+
+/// `MainConfig::<group>_limit`, one per limit group of the section list.
+macro_rules! limit_methods {
+    (sections { $($sections:tt)* } limits { $( $method:ident: $group:literal, $default:literal, $what:literal; )* }) => {
+        impl MainConfig {
+            $(
+                #[doc = concat!($what, ". 0 shows every row; the default is ", $default, ".")]
+                pub fn $method(self, limit: usize) -> Self {
+                    self.group_limit($group, limit)
+                }
+            )*
+        }
+    };
+}
+hotpath_sections::sections!(limit_methods);

@@ -201,7 +201,7 @@ pub(super) fn apply(config: &mut Config, env: impl Fn(&str) -> Option<OsString>)
         };
         let kept = |c: &Config| {
             let section =
-                Section::all().into_iter().find(|s| limit_group(*s) == group).unwrap_or(Section::FunctionsTiming);
+                Section::all().into_iter().find(|s| limit_group(*s) == Some(group)).unwrap_or(Section::FunctionsTiming);
             c.limits.of(section).to_string()
         };
         one(&name, false, &apply, &kept);

@@ -61,6 +61,21 @@ macro_rules! setters {
     };
 }
 
+/// `<group>_limit`, one per limit group of the section list (`hotpath-sections`).
+macro_rules! limit_setters {
+    (sections { $($sections:tt)* } limits { $( $method:ident: $group:literal, $default:literal, $what:literal; )* }) => {
+        impl HotpathGuardBuilder {
+            setters! {
+                $(
+                    #[doc = concat!($what, ". 0 shows every row; the default is ", $default, ".")]
+                    fn $method(limit: usize) => |c| c.$method(limit);
+                )*
+            }
+        }
+    };
+}
+hotpath_sections::sections!(limit_setters);
+
 impl HotpathGuardBuilder {
     /// A builder for a session named `caller_name` (the report's caller and its own row).
     #[allow(unused_variables)]
@@ -78,30 +93,6 @@ impl HotpathGuardBuilder {
         fn format(format: Format) => |c| c.output_format(format);
         /// Rows of every section (0 shows all); per-section limits set after it win.
         fn limit(limit: usize) => |c| c.limit(limit);
-        /// Rows of the function sections (default 15).
-        fn functions_limit(limit: usize) => |c| c.functions_limit(limit);
-        /// Rows of the channels section (default all).
-        fn channels_limit(limit: usize) => |c| c.channels_limit(limit);
-        /// Rows of the streams section (default all).
-        fn streams_limit(limit: usize) => |c| c.streams_limit(limit);
-        /// Rows of the futures section (default all).
-        fn futures_limit(limit: usize) => |c| c.futures_limit(limit);
-        /// Rows of the threads view (default 5).
-        fn threads_limit(limit: usize) => |c| c.threads_limit(limit);
-        /// Rows of the rw_locks section (default all).
-        fn rw_locks_limit(limit: usize) => |c| c.rw_locks_limit(limit);
-        /// Rows of the mutexes section (default all).
-        fn mutexes_limit(limit: usize) => |c| c.mutexes_limit(limit);
-        /// Rows of the io section (default all).
-        fn io_limit(limit: usize) => |c| c.io_limit(limit);
-        /// Rows of the sql section (default all).
-        fn sql_limit(limit: usize) => |c| c.sql_limit(limit);
-        /// Rows of the http section (default all).
-        fn http_limit(limit: usize) => |c| c.http_limit(limit);
-        /// Rows of the server section (default all).
-        fn server_limit(limit: usize) => |c| c.server_limit(limit);
-        /// Rows of the tokio_runtime section (default all).
-        fn tokio_runtime_limit(limit: usize) => |c| c.tokio_runtime_limit(limit);
         /// Exactly these sections; `HOTPATH_REPORT` beats it.
         fn sections(sections: Vec<Section>) => |c| c.sections(sections);
         /// Every section with data except these.

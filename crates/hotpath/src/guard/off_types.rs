@@ -31,16 +31,18 @@ impl FromStr for Format {
     }
 }
 
-macro_rules! sections {
-    ($($variant:ident => $name:literal,)*) => {
+/// `Section` from the section list (`hotpath-sections`): the model's variants, names and docs.
+macro_rules! off_sections {
+    (sections {$(
+        $(#[$doc:meta])*
+        $variant:ident => $field:ident: $ty:ty, $name:literal, $title:literal, $tab:ident,
+            limit: $limit:expr, compared: $compared:literal, about: $about:literal, absent: $absent:literal;
+    )*} limits { $($limits:tt)* }) => {
         /// One section of the report.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[non_exhaustive]
         pub enum Section {
-            $(
-                #[doc = concat!("`", $name, "`")]
-                $variant,
-            )*
+            $( $(#[$doc])* $variant, )*
         }
 
         impl Section {
@@ -66,24 +68,7 @@ macro_rules! sections {
     };
 }
 
-sections! {
-    FunctionsTiming => "functions-timing",
-    FunctionsAlloc => "functions-alloc",
-    FunctionsCpu => "functions-cpu",
-    FunctionsIcount => "functions-icount",
-    Channels => "channels",
-    Streams => "streams",
-    Futures => "futures",
-    Mutexes => "mutexes",
-    RwLocks => "rw_locks",
-    Threads => "threads",
-    TokioRuntime => "tokio_runtime",
-    Io => "io",
-    Server => "server",
-    Http => "http",
-    Sql => "sql",
-    Debug => "debug",
-}
+hotpath_sections::sections!(off_sections);
 
 impl FromStr for Section {
     type Err = String;

@@ -9,6 +9,7 @@ first failed check and prints what it saw.
 import argparse
 import asyncio
 import json
+import os
 import sys
 from urllib.parse import urlparse
 
@@ -18,10 +19,9 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
 
-SECTION_TOOLS = [
-    "functions_timing", "functions_alloc", "functions_cpu", "functions_icount", "threads", "io", "channels",
-    "streams", "futures", "mutexes", "rw_locks", "tokio_runtime", "server", "http", "sql", "debug",
-]
+# One tool per section of the model's table, passed by the Rust test that runs this
+# script (tests/mcp_clients.rs), so no copy of the section list lives here.
+SECTION_TOOLS = os.environ["HOTPATH_TEST_SECTION_KEYS"].split(",")
 OTHER_TOOLS = ["function_detail", "hotspots", "mark", "changes_since_mark", "profiler_status", "debug_logs", "row_logs"]
 # Sections the agent program fills, and a row each has (functions_alloc with --alloc only).
 WITH_DATA = {
