@@ -140,9 +140,12 @@ fn console_in_a_terminal() {
     tmux.wait_for("no data: no stream! wrapper was used yet");
     tmux.keys("4");
     if cfg!(feature = "threads") {
-        // A section the console has no typed table for: shown generically.
+        // The typed threads table: CPU once as a share and once as time, no load column.
         let threads = tmux.wait("the threads table", |s| s.contains(" main ") && s.contains(" worker "));
-        assert!(threads.contains("CPU user") && threads.contains("RSS bytes: "), "{threads}");
+        let header = threads.lines().find(|l| l.contains("│  Name ")).unwrap_or_else(|| panic!("{threads}"));
+        let table = header.split('│').nth(1).unwrap();
+        assert!(table.contains("CPU %") && table.contains("CPU time") && !table.contains("load"), "{threads}");
+        assert!(threads.contains("RSS bytes: "), "{threads}");
     } else {
         tmux.wait_for("no data: the threads sampler is off");
     }
@@ -186,14 +189,15 @@ fn console_in_a_terminal() {
     drop(program);
 }
 
-/// The load cells (`97.3%`) of the Threads tab's rows named `twin`, in screen order.
+/// The CPU % cells (`97.3%`, the first percentage after the name) of the Threads
+/// tab's rows named `twin`, in screen order.
 fn twin_loads(screen: &str) -> Vec<f64> {
     screen
         .lines()
         .filter_map(|l| {
             let mut words = l.split_whitespace().skip_while(|w| !w.ends_with("twin"));
             words.next()?;
-            words.next()?.strip_suffix('%')?.parse().ok()
+            words.find_map(|w| w.strip_suffix('%'))?.parse().ok()
         })
         .collect()
 }
@@ -211,12 +215,13 @@ fn threads_of_one_name_keep_their_own_rates() {
     tmux.wait_for(" 1 Functions ");
     tmux.keys("4");
     // Keyed by name, both rows showed whichever thread was recorded last: the
-    // sleeping twin's rate next to the spinning one's, or the other way round.
+    // sleeping twin's CPU next to the spinning one's, or the other way round.
     let screen = tmux.wait("a busy twin and an idle twin", |s| {
         let loads = twin_loads(s);
         loads.len() == 2 && loads.iter().any(|l| *l >= 30.0) && loads.iter().any(|l| *l <= 10.0)
     });
-    assert!(screen.contains("CPU user load"), "{screen}");
+    // The selected row's sparkline: its own user CPU time per second.
+    assert!(screen.contains("CPU %") && screen.contains("CPU user load"), "{screen}");
     tmux.keys("q");
     drop(program);
 }

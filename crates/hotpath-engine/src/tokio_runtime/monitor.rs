@@ -25,6 +25,8 @@ pub(crate) struct Monitor {
     pub(crate) now_at: Instant,
     pub(crate) workers: Vec<WorkerReading>,
     previous: Vec<WorkerReading>,
+    /// Readings on the sampler's schedule, the registration's included; the readings
+    /// reports take are left out, so the count follows the interval, not the readers.
     pub(crate) samples: u64,
     pub(crate) max_alive_tasks: usize,
     pub(crate) max_global_queue_depth: usize,
@@ -82,14 +84,18 @@ impl Monitor {
     }
 
     /// Reads the runtime again and folds the reading in; `delay_ns` is how late the
-    /// sampler woke for it (0 for the report's own reading). A reading less than half an
-    /// interval after the last point (the report's) updates the current values and
-    /// stalls but adds no history point, so windows keep their spacing.
-    pub(crate) fn sample(&mut self, delay_ns: u64) {
+    /// sampler woke for it, `None` for a report's own reading (not counted in `samples`:
+    /// a console polling every second would otherwise double the count). A reading less
+    /// than half an interval after the last point (the report's) updates the current
+    /// values and stalls but adds no history point, so windows keep their spacing.
+    pub(crate) fn sample(&mut self, delay_ns: Option<u64>) {
         std::mem::swap(&mut self.previous, &mut self.workers);
         let (now, at) = probe::read(&self.metrics, &mut self.workers);
         (self.now, self.now_at) = (now, at);
-        self.samples += 1;
+        if delay_ns.is_some() {
+            self.samples += 1;
+        }
+        let delay_ns = delay_ns.unwrap_or(0);
         self.track_maxima();
         let at_ns = self.elapsed_ns(at);
         // Stalls are judged on multi-thread workers only: a current-thread runtime's
@@ -152,5 +158,25 @@ impl Monitor {
             busy_share,
         };
         self.history.push(point, self.workers.iter().map(|w| w.busy_ns));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static SITE: TokioSite = TokioSite::new("src/main.rs", 1, Some("test"));
+
+    #[test]
+    fn samples_count_the_schedule_not_the_reports() {
+        let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        let mut monitor = Monitor::new(&SITE, runtime.handle(), Duration::from_secs(1));
+        assert_eq!(monitor.samples, 1, "the registration's reading");
+        monitor.sample(Some(0));
+        monitor.sample(Some(2_000));
+        for _ in 0..3 {
+            monitor.sample(None);
+        }
+        assert_eq!(monitor.samples, 3, "two scheduled readings after registration; the reports' three are not samples");
     }
 }

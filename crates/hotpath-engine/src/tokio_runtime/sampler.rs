@@ -100,7 +100,7 @@ fn start_thread(registry: &mut Registry) {
             }
             // How long this thread waited for a core: the flags allow for the same wait
             // in the workers (see flags.rs).
-            sample_all(asleep.elapsed().saturating_sub(interval).as_nanos() as u64);
+            sample_all(Some(asleep.elapsed().saturating_sub(interval).as_nanos() as u64));
         }
     });
     if let Err(e) = spawned {
@@ -108,12 +108,14 @@ fn start_thread(registry: &mut Registry) {
     }
 }
 
-/// Samples every registered runtime now (for the report, or a benchmark).
+/// Reads every registered runtime now (for the report, or a benchmark): not one of
+/// the scheduled samples the runtimes count.
 pub(crate) fn sample_now() {
-    sample_all(0);
+    sample_all(None);
 }
 
-fn sample_all(delay_ns: u64) {
+/// `delay_ns`: how late the sampler woke, `None` for a reading off its schedule.
+fn sample_all(delay_ns: Option<u64>) {
     let mut registry = lock(&REGISTRY);
     let mut panicked = false;
     for monitor in &mut registry.monitors {

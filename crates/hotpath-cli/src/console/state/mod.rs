@@ -4,8 +4,8 @@
 //! - `tabs`: the tabs, their views and the section each view reads.
 //! - `fields`, `labels`: the JSON read without types (row lists, row identity, fields
 //!   with their `hotpath_model::Unit`) and human labels for field paths.
-//! - `table`: the table types; `build` picks `timing` (typed functions timing) or
-//!   `generic` (any other section) to fill one.
+//! - `table`: the table types; `build` picks `timing`, `io`, `threads` or `runtimes`
+//!   (typed sections) or `generic` (any other section) to fill one.
 //! - `history`: per-row rates over time, for the rate columns and sparklines.
 //! - `logs`: the log records of the debug tracker selected in the Debug tab, or of a
 //!   selected row that keeps `log = true` values.
@@ -15,10 +15,13 @@ mod build;
 mod fields;
 mod generic;
 mod history;
+mod io;
 mod labels;
 mod logs;
+mod runtimes;
 mod table;
 mod tabs;
+mod threads;
 mod timing;
 
 pub(crate) use app::{Action, App, Link, Mode, Regions};

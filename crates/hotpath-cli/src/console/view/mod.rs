@@ -55,3 +55,5 @@ pub(crate) fn draw(frame: &mut Frame<'_>, app: &mut App) {
 mod logs_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod typed_tests;

@@ -1,5 +1,7 @@
 //! The sortable table: header with the sort arrow, the selected row highlighted
-//! and kept in view. Tables wider than their area keep whole columns (never a cut
+//! and kept in view. The name column is as wide as its longest name (8 to 40), never
+//! wider: room the columns leave stays at the right, not in a wide empty name column.
+//! Tables wider than their area keep whole columns (never a cut
 //! title): the name column shrinks first (long names end in `…`), then columns
 //! that do not fit are left out and `<` / `>` scroll through them, the name column
 //! staying in place. Records where columns and rows were drawn, for mouse input.
@@ -54,10 +56,8 @@ pub(crate) fn draw(
     app.clamp_scroll(view, last.saturating_sub(1));
     let scroll = app.scroll_of(view);
     let (name_width, visible) = fit(&natural, room, scroll);
-    let widths: Vec<Constraint> = visible
-        .iter()
-        .map(|&i| if i == 0 { Constraint::Min(name_width) } else { Constraint::Length(natural[i]) })
-        .collect();
+    let widths: Vec<Constraint> =
+        visible.iter().map(|&i| Constraint::Length(if i == 0 { name_width } else { natural[i] })).collect();
     let header = Row::new(visible.iter().map(|&i| Cell::from(titles[i].clone())))
         .style(Style::new().add_modifier(Modifier::BOLD).fg(Color::Cyan));
     let rows = texts.iter().map(|cells| {

@@ -18,7 +18,7 @@ pub(super) fn screen(app: &mut App, width: u16, height: u16) -> String {
     (0..height).map(|y| (0..width).map(|x| buffer[(x, y)].symbol()).collect::<String>() + "\n").collect()
 }
 
-fn status(sections: &[&str]) -> Value {
+pub(super) fn status(sections: &[&str]) -> Value {
     json!({
         "caller": "app::main", "pid": 42, "uptime_ns": 3_000_000_000u64,
         "sections": sections,
@@ -32,7 +32,7 @@ fn timing_row(name: &str, calls: u64, total: u64) -> Value {
            "min_ns": 1, "max_ns": total, "percentiles_ns": {"p50": 900, "p99": 4000}})
 }
 
-fn report(calls: u64, extra: Value) -> Value {
+pub(super) fn report(calls: u64, extra: Value) -> Value {
     let mut r = json!({
         "schema_version": 1,
         "meta": {"caller": "app::main", "pid": 42, "wall_ns": 1_000_000_000u64, "percentiles": [50.0, 99.0], "limit": 0},

@@ -1,10 +1,12 @@
-//! The Tokio tab: the runtimes, one row each, and for the selected runtime its
+//! The Tokio tab: how often the runtimes are sampled (the interval, beside which the
+//! runtimes table counts samples rather than showing a rate of them), the runtimes,
+//! one row each (`state/runtimes.rs`), and for the selected runtime its
 //! queues, its workers (busy now and overall, parks, polls, steals, local queues,
 //! stalls), sparklines of the workers' busy share and of the global queue from the
 //! runtime's own history, and its flags with their reasons. Falls back to the
 //! generic section screen when the server sends no runtime it can read.
 
-use hotpath_model::{format_count, format_duration_ns, TokioRuntime, TokioWorker, Unit};
+use hotpath_model::{format_count, format_duration_ns, TokioRuntime, TokioRuntimes, TokioWorker, Unit};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style, Stylize};
 use ratatui::text::Line;
@@ -13,7 +15,7 @@ use ratatui::Frame;
 use serde_json::Value;
 
 use super::detail::Extra;
-use super::section::{self, summary_line};
+use super::section;
 use super::table;
 use crate::console::state::{nested_key, App, History};
 
@@ -55,6 +57,21 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, app: &mut App) {
     let depth: Vec<u64> = rt.history.iter().map(|p| p.global_queue_depth as u64).collect();
     chart(frame, queue, &depth, None, |now, max| format!(" Global queue: now {now}, max {max} "), Color::Yellow);
     flag_lines(frame, flags, &rt);
+}
+
+/// How the runtimes are sampled and how many there are; the runtimes table's Samples
+/// column counts the same samples (one per interval).
+fn summary_line(section: &Value) -> Line<'static> {
+    let Ok(s) = serde_json::from_value::<TokioRuntimes>(section.clone()) else { return Line::from("") };
+    let shown = if s.runtimes.len() < s.total_runtimes {
+        format!("{} of {} runtimes", s.runtimes.len(), s.total_runtimes)
+    } else {
+        format!("{} runtime{}", s.total_runtimes, if s.total_runtimes == 1 { "" } else { "s" })
+    };
+    let every = format_duration_ns(s.interval_ms.saturating_mul(1_000_000));
+    let unstable =
+        if s.tokio_unstable { "on" } else { "off (build with --cfg tokio_unstable for polls, steals, queues)" };
+    Line::from(format!("{shown}, sampled every {every}   tokio_unstable metrics: {unstable}"))
 }
 
 /// Queue depths and task counts of the runtime, now and at their highest.

@@ -35,7 +35,9 @@ pub struct TokioRuntime {
     pub flavor: String,
     /// Time from registration to this report, ns.
     pub monitored_ns: u64,
-    /// Samples taken.
+    /// Samples taken every `interval_ms`, the one at registration included (the
+    /// reading each report takes is not counted: it depends on who reads, not on the
+    /// interval).
     pub samples: u64,
     /// Worker threads of the runtime.
     pub num_workers: usize,
