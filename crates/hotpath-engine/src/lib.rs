@@ -34,6 +34,7 @@ mod model_checks;
 pub mod options;
 #[cfg(any(feature = "alloc", feature = "threads"))]
 mod os;
+mod reach;
 mod row_logs;
 pub mod sampling;
 pub mod services;

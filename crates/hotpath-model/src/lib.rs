@@ -13,6 +13,7 @@
 
 mod buckets;
 mod cells;
+mod derefs;
 mod export;
 mod format;
 mod grid;

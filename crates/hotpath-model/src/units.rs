@@ -77,7 +77,8 @@ const DETERMINISTIC: [&str; 11] =
     ["calls", "acquisitions", "sent", "received", "items", "instances", "closed", "completed", "bytes", "total", "avg"];
 
 /// Words that mark a figure as an extreme, a setting or a sampled subset.
-const INFORMATIONAL: [&str; 6] = ["min", "max", "peak", "capacity", "timed", "p100"];
+/// (`derefs`: how often code reached a wrapper's inner value, a hint, never a regression.)
+const INFORMATIONAL: [&str; 7] = ["min", "max", "peak", "capacity", "timed", "p100", "derefs"];
 
 /// Fields that identify or locate something rather than measure it.
 const IDENTITY: [&str; 8] = ["line", "column", "pid", "tid", "id", "port", "thread_id", "index"];
@@ -271,8 +272,16 @@ mod tests {
         assert_eq!(j(Unit::Count, "generated"), Judging::Statistical, "unknown counts are not trusted as exact");
         assert_eq!(j(Unit::Nanoseconds, "avg_ns"), Judging::Statistical);
         assert_eq!(j(Unit::Percent, "cpu_percent"), Judging::Statistical);
-        for path in ["read.min_ns", "max_ns", "allocs_max", "bytes_max", "max_queue_len", "capacity", "read.timed_ops"]
-        {
+        for path in [
+            "read.min_ns",
+            "max_ns",
+            "allocs_max",
+            "bytes_max",
+            "max_queue_len",
+            "capacity",
+            "read.timed_ops",
+            "derefs",
+        ] {
             assert_eq!(j(Unit::Count, path), Judging::Informational, "{path}");
         }
     }

@@ -21,7 +21,10 @@
 //! `hotpath_engine`": that is the wrapper `channel!` returned; write the type as
 //! `hotpath::wrap::std::sync::mpsc::Sender<Job>` (and so on for each backend below). A
 //! reference to a wrapped half derefs to the backend's half, so `&tx` is accepted
-//! where `&Sender<Job>` is expected (its sends are then not counted).
+//! where `&Sender<Job>` is expected, and a `&Arc<mutex!(..)>` where `&std::sync::Mutex<T>`
+//! is: what is done through that reference is not measured. The report counts those
+//! derefs per row (`derefs`) and warns under the section's header; take the types
+//! below in signatures instead.
 //!
 //! `LoggedFuture` and `LoggedStream` are what `future!` and `stream!` return with
 //! `log = true`.

@@ -60,21 +60,21 @@ mod tests {
                      "clock": "tsc", "dropped": 0},
             "mutexes": {"total_mutexes": 3, "rows": [
                 {"name": "ledger", "file": "a.rs", "line": 4, "kind": "std", "data_type": "Vec<u8>",
-                 "instances": 1, "lock": lock(41)},
+                 "instances": 1, "lock": lock(41), "derefs": 3},
                 {"name": "cache", "file": "a.rs", "line": 9, "kind": "std", "data_type": "u8",
-                 "instances": 2, "lock": lock(7)}]},
+                 "instances": 2, "lock": lock(7), "derefs": 0}]},
             "rw_locks": {"total_rw_locks": 1, "rows": [
                 {"name": "config", "file": "b.rs", "line": 2, "kind": "std", "data_type": "String",
-                 "instances": 1, "reads": lock(100), "writes": lock(3)}]},
+                 "instances": 1, "reads": lock(100), "writes": lock(3), "derefs": 0}]},
             "channels": {"slow_consumer_rule": "r", "total_channels": 2, "rows": [
                 {"name": "jobs", "file": "c.rs", "line": 5, "kind": "tokio_mpsc", "message_type": "Job",
                  "capacity": 16, "instances": 1, "closed_instances": 1, "state": "closed", "sent": 9,
                  "received": 9, "queue_len": 0, "max_queue_len": 4, "blocked": lock(1)["wait"],
-                 "latency": lock(9)["hold"], "slow_consumer": false, "slow_consumer_now": false},
+                 "latency": lock(9)["hold"], "slow_consumer": false, "slow_consumer_now": false, "derefs": 0},
                 {"name": "events", "file": "c.rs", "line": 8, "kind": "std_mpsc", "message_type": "Ev",
                  "instances": 1, "closed_instances": 0, "state": "open", "sent": 3, "received": 2,
                  "queue_len": 1, "max_queue_len": 1, "blocked": lock(0)["wait"], "latency": lock(2)["hold"],
-                 "slow_consumer": false, "slow_consumer_now": false}]},
+                 "slow_consumer": false, "slow_consumer_now": false, "derefs": 2}]},
             "futures": {"total_futures": 2, "rows": [
                 {"name": "fetch", "file": "d.rs", "line": 1, "kind": "future", "calls": 4, "timed_calls": 2,
                  "cancelled": 1, "polls": 9, "busy_ns": 70, "wall": lock(4)["wait"], "alloc_bytes_avg": 64,

@@ -133,6 +133,34 @@ impl<T> Clone for Receiver<T> {
     }
 }
 
+impl<T> Sender<T> {
+    crate::reach::forward! { "async_channel::Sender";
+        fn close(&self) -> bool;
+        fn is_closed(&self) -> bool;
+        fn is_empty(&self) -> bool;
+        fn is_full(&self) -> bool;
+        fn len(&self) -> usize;
+        fn capacity(&self) -> Option<usize>;
+        fn same_channel(&self, other: &Self) -> bool;
+        fn sender_count(&self) -> usize;
+        fn receiver_count(&self) -> usize;
+    }
+}
+
+impl<T> Receiver<T> {
+    crate::reach::forward! { "async_channel::Receiver";
+        fn close(&self) -> bool;
+        fn is_closed(&self) -> bool;
+        fn is_empty(&self) -> bool;
+        fn is_full(&self) -> bool;
+        fn len(&self) -> usize;
+        fn capacity(&self) -> Option<usize>;
+        fn same_channel(&self, other: &Self) -> bool;
+        fn sender_count(&self) -> usize;
+        fn receiver_count(&self) -> usize;
+    }
+}
+
 wraps!(Sender => ac::Sender<T>);
 
 wraps!(Receiver => ac::Receiver<T>);

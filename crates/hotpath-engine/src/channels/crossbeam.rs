@@ -133,6 +133,26 @@ impl<T> Clone for Receiver<T> {
     }
 }
 
+impl<T> Sender<T> {
+    crate::reach::forward! { "crossbeam_channel::Sender";
+        fn is_empty(&self) -> bool;
+        fn is_full(&self) -> bool;
+        fn len(&self) -> usize;
+        fn capacity(&self) -> Option<usize>;
+        fn same_channel(&self, other: &Self) -> bool;
+    }
+}
+
+impl<T> Receiver<T> {
+    crate::reach::forward! { "crossbeam_channel::Receiver";
+        fn is_empty(&self) -> bool;
+        fn is_full(&self) -> bool;
+        fn len(&self) -> usize;
+        fn capacity(&self) -> Option<usize>;
+        fn same_channel(&self, other: &Self) -> bool;
+    }
+}
+
 wraps!(Sender => cb::Sender<T>);
 
 wraps!(Receiver => cb::Receiver<T>);

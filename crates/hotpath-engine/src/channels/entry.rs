@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex};
 use super::instance::Instance;
 use crate::entries::{Entry, Instrument, Registry, Site};
 use crate::functions::{LogSlot, Metric};
+use crate::reach::Derefs;
 use crate::sync::lock;
 
 /// The call site `channel!` emits as a `static`. Not a public API.
@@ -29,6 +30,8 @@ pub struct ChannelEntry {
     pub(crate) blocked: Metric,
     /// `log = true`: the last messages sent.
     pub(crate) logs: LogSlot,
+    /// Code reached a half's backend value through `Deref`: operations possibly unmeasured.
+    pub(crate) derefs: Derefs,
     state: Mutex<State>,
 }
 
@@ -69,6 +72,7 @@ impl ChannelEntry {
             latency: Metric::new(),
             blocked: Metric::new(),
             logs: LogSlot::new(),
+            derefs: Derefs::new(),
             state: Mutex::new(State::default()),
         }
     }

@@ -158,6 +158,32 @@ impl<T> Clone for Receiver<T> {
     }
 }
 
+impl<T> Sender<T> {
+    crate::reach::forward! { "flume::Sender";
+        fn is_disconnected(&self) -> bool;
+        fn is_empty(&self) -> bool;
+        fn is_full(&self) -> bool;
+        fn len(&self) -> usize;
+        fn capacity(&self) -> Option<usize>;
+        fn same_channel(&self, other: &Self) -> bool;
+        fn sender_count(&self) -> usize;
+        fn receiver_count(&self) -> usize;
+    }
+}
+
+impl<T> Receiver<T> {
+    crate::reach::forward! { "flume::Receiver";
+        fn is_disconnected(&self) -> bool;
+        fn is_empty(&self) -> bool;
+        fn is_full(&self) -> bool;
+        fn len(&self) -> usize;
+        fn capacity(&self) -> Option<usize>;
+        fn same_channel(&self, other: &Self) -> bool;
+        fn sender_count(&self) -> usize;
+        fn receiver_count(&self) -> usize;
+    }
+}
+
 wraps!(Sender => fl::Sender<T>);
 
 wraps!(Receiver => fl::Receiver<T>);

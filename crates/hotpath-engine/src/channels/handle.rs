@@ -87,6 +87,13 @@ impl<T> Tx<T> {
     }
 }
 
+impl<T> Tx<T> {
+    /// The wrapper was dereferenced to the backend's half (see `crate::reach`).
+    pub(crate) fn deref_hit(&self) {
+        self.shared.entry.derefs.hit();
+    }
+}
+
 impl<T> Clone for Tx<T> {
     fn clone(&self) -> Self {
         Self::new(&self.shared, self.log)
@@ -118,6 +125,13 @@ impl Rx {
     #[cfg(any(feature = "tokio", feature = "crossbeam", feature = "flume", feature = "async-channel"))]
     pub(crate) fn another(&self) -> Self {
         Self::new(&self.0)
+    }
+}
+
+impl Rx {
+    /// The wrapper was dereferenced to the backend's half (see `crate::reach`).
+    pub(crate) fn deref_hit(&self) {
+        self.0.entry.derefs.hit();
     }
 }
 

@@ -18,11 +18,15 @@
 /// `Deref` (and `DerefMut` with `mut`) to the backend's half a wrapper holds in
 /// its `inner` field, and `Debug` as that half: the wrappers are the backend's
 /// types with counters beside them. Defined before the backend modules that use it.
+/// The wrappers define the backend's common non-messaging methods (`len`, `capacity`,
+/// `is_closed`, `same_channel`), so a deref is code reaching the backend's half,
+/// whose operations go unmeasured: counted in the entry (`crate::reach`).
 macro_rules! wraps {
     ($wrapper:ident => $inner:ty $(, $mutable:ident)?) => {
         impl<T> ::std::ops::Deref for $wrapper<T> {
             type Target = $inner;
             fn deref(&self) -> &$inner {
+                self.meta.deref_hit();
                 &self.inner
             }
         }
@@ -41,6 +45,7 @@ macro_rules! wraps {
     (@mut $wrapper:ident) => {
         impl<T> ::std::ops::DerefMut for $wrapper<T> {
             fn deref_mut(&mut self) -> &mut Self::Target {
+                self.meta.deref_hit();
                 &mut self.inner
             }
         }

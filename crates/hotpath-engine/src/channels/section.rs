@@ -40,6 +40,7 @@ pub(crate) fn section(totals: &[SiteTotals], ratio: f64, config: &Options) -> Op
             row.latency = durations::stats(metric(e.latency), 0, ratio, config);
             row.slow_consumer = t.slow_consumer;
             row.slow_consumer_now = t.slow_consumer_now;
+            row.derefs = e.derefs.get();
             row
         })
         .collect();

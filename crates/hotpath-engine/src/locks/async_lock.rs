@@ -81,6 +81,10 @@ impl<T: ?Sized> Mutex<T> {
     pub fn try_lock(&self) -> Option<MutexGuard<'_, T>> {
         Some(MutexGuard { inner: self.inner.try_lock()?, _held: Held::now(&self.entry.mode) })
     }
+
+    crate::reach::forward! { "async_lock::Mutex";
+        fn get_mut(&mut self) -> &mut T;
+    }
 }
 
 impl<T> Mutex<T> {
@@ -137,6 +141,10 @@ impl<T: ?Sized> RwLock<T> {
     /// As [`async_lock::RwLock::try_write`].
     pub fn try_write(&self) -> Option<RwLockWriteGuard<'_, T>> {
         Some(RwLockWriteGuard { inner: self.inner.try_write()?, _held: Held::now(&self.entry.write) })
+    }
+
+    crate::reach::forward! { "async_lock::RwLock";
+        fn get_mut(&mut self) -> &mut T;
     }
 }
 

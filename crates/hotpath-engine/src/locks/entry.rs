@@ -17,6 +17,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use crate::clock;
 use crate::entries::{Entry, Instrument, Registry, Site};
 use crate::functions::{count_metric, record_metric, Metric};
+use crate::reach::Derefs;
 use crate::sampling::{self, Sampled};
 
 /// One in this many uncontended acquisitions per thread and lock mode has its hold timed.
@@ -64,11 +65,13 @@ impl Mode {
 pub(crate) struct LockCore {
     pub(crate) kind: &'static str,
     pub(crate) instances: AtomicU64,
+    /// Code reached the inner lock through `Deref`: its acquisitions may be unmeasured.
+    pub(crate) derefs: Derefs,
 }
 
 impl LockCore {
     fn new(kind: &'static str) -> Self {
-        Self { kind, instances: AtomicU64::new(0) }
+        Self { kind, instances: AtomicU64::new(0), derefs: Derefs::new() }
     }
 }
 

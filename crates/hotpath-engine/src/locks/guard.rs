@@ -1,18 +1,22 @@
 //! Trait impls every lock and guard wrapper shares, so they behave as the wrapped types.
 
-/// `Deref`/`DerefMut` to the wrapped lock (its methods that are not wrapped, such as
-/// `is_poisoned`, `get_mut` or `is_locked`, stay callable) and a forwarding `Debug`.
+/// `Deref`/`DerefMut` to the wrapped lock, so that its methods the wrapper does not
+/// define stay callable, and a forwarding `Debug`. The wrappers define the common
+/// non-locking ones (`is_poisoned`, `get_mut`, `is_locked`), so a deref means code
+/// reached the inner lock (deref coercion to `&std::sync::Mutex<T>`): it is counted.
 macro_rules! lock_impls {
     ($name:ident, $($inner:ident)::+) => {
         impl<T: ?Sized> std::ops::Deref for $name<T> {
             type Target = $($inner)::+<T>;
             fn deref(&self) -> &Self::Target {
+                self.entry.core.derefs.hit();
                 &self.inner
             }
         }
 
         impl<T: ?Sized> std::ops::DerefMut for $name<T> {
             fn deref_mut(&mut self) -> &mut Self::Target {
+                self.entry.core.derefs.hit();
                 &mut self.inner
             }
         }

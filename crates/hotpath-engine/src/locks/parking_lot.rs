@@ -90,6 +90,12 @@ impl<T: ?Sized> Mutex<T> {
     pub fn try_lock_for(&self, timeout: Duration) -> Option<MutexGuard<'_, T>> {
         acquire_for!(&self.entry.mode, self.inner.try_lock(), self.inner.try_lock_for(timeout), MutexGuard)
     }
+
+    crate::reach::forward! { "parking_lot::Mutex";
+        fn is_locked(&self) -> bool;
+        fn get_mut(&mut self) -> &mut T;
+        fn data_ptr(&self) -> *mut T;
+    }
 }
 
 impl<T> Mutex<T> {
@@ -134,6 +140,13 @@ impl<T: ?Sized> RwLock<T> {
     #[inline]
     pub fn try_write_for(&self, timeout: Duration) -> Option<RwLockWriteGuard<'_, T>> {
         acquire_for!(&self.entry.write, self.inner.try_write(), self.inner.try_write_for(timeout), RwLockWriteGuard)
+    }
+
+    crate::reach::forward! { "parking_lot::RwLock";
+        fn is_locked(&self) -> bool;
+        fn is_locked_exclusive(&self) -> bool;
+        fn get_mut(&mut self) -> &mut T;
+        fn data_ptr(&self) -> *mut T;
     }
 }
 

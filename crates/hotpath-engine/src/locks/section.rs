@@ -40,6 +40,7 @@ pub(crate) fn mutexes(totals: &[SiteTotals], ratio: f64, config: &Options) -> Op
             row.data_type = short_type_name(e.type_name());
             row.instances = e.core.instances.load(std::sync::atomic::Ordering::Relaxed);
             row.lock = timing(&e.mode, totals, ratio, config);
+            row.derefs = e.core.derefs.get();
             row
         })
         .collect();
@@ -73,6 +74,7 @@ pub(crate) fn rw_locks(totals: &[SiteTotals], ratio: f64, config: &Options) -> O
             row.instances = e.core.instances.load(std::sync::atomic::Ordering::Relaxed);
             row.reads = timing(&e.read, totals, ratio, config);
             row.writes = timing(&e.write, totals, ratio, config);
+            row.derefs = e.core.derefs.get();
             row
         })
         .collect();

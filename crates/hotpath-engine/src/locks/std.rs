@@ -100,6 +100,12 @@ impl<T: ?Sized> Mutex<T> {
         let wrap = |held, inner| MutexGuard { _held: held, inner };
         try_acquire!(&self.entry.mode, self.inner.try_lock(), wrap)
     }
+
+    crate::reach::forward! { "std::sync::Mutex";
+        fn is_poisoned(&self) -> bool;
+        fn clear_poison(&self);
+        fn get_mut(&mut self) -> LockResult<&mut T>;
+    }
 }
 
 impl<T> Mutex<T> {
@@ -136,6 +142,12 @@ impl<T: ?Sized> RwLock<T> {
     pub fn try_write(&self) -> TryLockResult<RwLockWriteGuard<'_, T>> {
         let wrap = |held, inner| RwLockWriteGuard { _held: held, inner };
         try_acquire!(&self.entry.write, self.inner.try_write(), wrap)
+    }
+
+    crate::reach::forward! { "std::sync::RwLock";
+        fn is_poisoned(&self) -> bool;
+        fn clear_poison(&self);
+        fn get_mut(&mut self) -> LockResult<&mut T>;
     }
 }
 

@@ -72,6 +72,10 @@ impl<T: ?Sized> Mutex<T> {
     pub fn try_lock(&self) -> Result<MutexGuard<'_, T>, TryLockError> {
         Ok(MutexGuard { inner: self.inner.try_lock()?, _held: Held::now(&self.entry.mode) })
     }
+
+    crate::reach::forward! { "tokio::sync::Mutex";
+        fn get_mut(&mut self) -> &mut T;
+    }
 }
 
 impl<T> Mutex<T> {
@@ -110,6 +114,10 @@ impl<T: ?Sized> RwLock<T> {
     /// As [`tokio::sync::RwLock::try_write`].
     pub fn try_write(&self) -> Result<RwLockWriteGuard<'_, T>, TryLockError> {
         Ok(RwLockWriteGuard { inner: self.inner.try_write()?, _held: Held::now(&self.entry.write) })
+    }
+
+    crate::reach::forward! { "tokio::sync::RwLock";
+        fn get_mut(&mut self) -> &mut T;
     }
 }
 

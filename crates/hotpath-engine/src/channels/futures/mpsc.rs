@@ -195,3 +195,35 @@ impl<T> Clone for UnboundedSender<T> {
 wraps!(Sender => mpsc::Sender<T>, mut);
 
 wraps!(UnboundedSender => mpsc::UnboundedSender<T>);
+
+impl<T> Sender<T> {
+    crate::reach::forward! { "futures_channel::mpsc::Sender";
+        fn is_closed(&self) -> bool;
+        fn close_channel(&mut self);
+        fn disconnect(&mut self);
+        fn same_receiver(&self, other: &Self) -> bool;
+    }
+}
+
+impl<T> UnboundedSender<T> {
+    crate::reach::forward! { "futures_channel::mpsc::UnboundedSender";
+        fn is_closed(&self) -> bool;
+        fn close_channel(&self);
+        fn disconnect(&mut self);
+        fn same_receiver(&self, other: &Self) -> bool;
+        fn len(&self) -> usize;
+        fn is_empty(&self) -> bool;
+    }
+}
+
+impl<T> Receiver<T> {
+    crate::reach::forward! { "futures_channel::mpsc::Receiver";
+        fn close(&mut self);
+    }
+}
+
+impl<T> UnboundedReceiver<T> {
+    crate::reach::forward! { "futures_channel::mpsc::UnboundedReceiver";
+        fn close(&mut self);
+    }
+}

@@ -62,6 +62,18 @@ impl<T> Future for Receiver<T> {
     }
 }
 
+impl<T> Sender<T> {
+    crate::reach::forward! { "futures_channel::oneshot::Sender";
+        fn is_canceled(&self) -> bool;
+    }
+}
+
+impl<T> Receiver<T> {
+    crate::reach::forward! { "futures_channel::oneshot::Receiver";
+        fn close(&mut self);
+    }
+}
+
 wraps!(Sender => oneshot::Sender<T>, mut);
 
 wraps!(Receiver => oneshot::Receiver<T>, mut);

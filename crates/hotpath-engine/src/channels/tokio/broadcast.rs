@@ -121,6 +121,26 @@ impl<T> Clone for Sender<T> {
     }
 }
 
+impl<T> Sender<T> {
+    crate::reach::forward! { "tokio::sync::broadcast::Sender";
+        fn len(&self) -> usize;
+        fn is_empty(&self) -> bool;
+        fn receiver_count(&self) -> usize;
+        fn same_channel(&self, other: &Self) -> bool;
+        fn strong_count(&self) -> usize;
+        fn weak_count(&self) -> usize;
+    }
+}
+
+impl<T> Receiver<T> {
+    crate::reach::forward! { "tokio::sync::broadcast::Receiver";
+        fn len(&self) -> usize;
+        fn is_empty(&self) -> bool;
+        fn is_closed(&self) -> bool;
+        fn same_channel(&self, other: &Self) -> bool;
+    }
+}
+
 wraps!(Sender => broadcast::Sender<T>);
 
 wraps!(Receiver => broadcast::Receiver<T>);

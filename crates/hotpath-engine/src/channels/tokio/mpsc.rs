@@ -259,6 +259,46 @@ macro_rules! sender {
 sender!(Sender);
 sender!(UnboundedSender);
 
+impl<T> Sender<T> {
+    crate::reach::forward! { "tokio::sync::mpsc::Sender";
+        fn is_closed(&self) -> bool;
+        fn capacity(&self) -> usize;
+        fn max_capacity(&self) -> usize;
+        fn same_channel(&self, other: &Self) -> bool;
+        fn strong_count(&self) -> usize;
+        fn weak_count(&self) -> usize;
+    }
+}
+
+impl<T> UnboundedSender<T> {
+    crate::reach::forward! { "tokio::sync::mpsc::UnboundedSender";
+        fn is_closed(&self) -> bool;
+        fn same_channel(&self, other: &Self) -> bool;
+        fn strong_count(&self) -> usize;
+        fn weak_count(&self) -> usize;
+    }
+}
+
+impl<T> Receiver<T> {
+    crate::reach::forward! { "tokio::sync::mpsc::Receiver";
+        fn close(&mut self);
+        fn is_closed(&self) -> bool;
+        fn is_empty(&self) -> bool;
+        fn len(&self) -> usize;
+        fn capacity(&self) -> usize;
+        fn max_capacity(&self) -> usize;
+    }
+}
+
+impl<T> UnboundedReceiver<T> {
+    crate::reach::forward! { "tokio::sync::mpsc::UnboundedReceiver";
+        fn close(&mut self);
+        fn is_closed(&self) -> bool;
+        fn is_empty(&self) -> bool;
+        fn len(&self) -> usize;
+    }
+}
+
 impl<T> fmt::Debug for Permit<'_, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.inner.fmt(f)

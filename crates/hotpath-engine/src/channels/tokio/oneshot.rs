@@ -66,6 +66,18 @@ impl<T> Future for Receiver<T> {
     }
 }
 
+impl<T> Sender<T> {
+    crate::reach::forward! { "tokio::sync::oneshot::Sender";
+        fn is_closed(&self) -> bool;
+    }
+}
+
+impl<T> Receiver<T> {
+    crate::reach::forward! { "tokio::sync::oneshot::Receiver";
+        fn close(&mut self);
+    }
+}
+
 wraps!(Sender => oneshot::Sender<T>, mut);
 
 wraps!(Receiver => oneshot::Receiver<T>, mut);

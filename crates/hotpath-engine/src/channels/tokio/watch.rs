@@ -89,6 +89,27 @@ impl<T> Clone for Receiver<T> {
     }
 }
 
+impl<T> Sender<T> {
+    crate::reach::forward! { "tokio::sync::watch::Sender";
+        fn borrow(&self) -> watch::Ref<'_, T>;
+        fn is_closed(&self) -> bool;
+        fn receiver_count(&self) -> usize;
+        fn same_channel(&self, other: &Self) -> bool;
+    }
+}
+
+impl<T> Receiver<T> {
+    crate::reach::forward! { "tokio::sync::watch::Receiver";
+        fn borrow(&self) -> watch::Ref<'_, T>;
+        fn borrow_and_update(&mut self) -> watch::Ref<'_, T>;
+        fn has_changed(&self) -> Result<bool, error::RecvError>;
+        fn is_closed(&self) -> bool;
+        fn mark_changed(&mut self);
+        fn mark_unchanged(&mut self);
+        fn same_channel(&self, other: &Self) -> bool;
+    }
+}
+
 wraps!(Sender => watch::Sender<T>);
 
 wraps!(Receiver => watch::Receiver<T>, mut);

@@ -61,4 +61,9 @@ pub struct ChannelRow {
     pub slow_consumer: bool,
     /// True when the rule holds for the latest window.
     pub slow_consumer_now: bool,
+    /// Times code reached the wrapped halves through `Deref` (a `&wrapped` passed as the
+    /// backend's own type, or a method the wrapper does not define): sends and receives done that way
+    /// are not measured. 0 when the wrapper's type is used throughout.
+    #[serde(default)]
+    pub derefs: u64,
 }

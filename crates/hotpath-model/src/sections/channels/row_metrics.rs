@@ -28,6 +28,8 @@ impl RowMetrics for ChannelRow {
         }
         push_durations(&mut out, "blocked", &self.blocked);
         push_durations(&mut out, "latency", &self.latency);
+        // Informational (`Unit::judging`): a hint about the program, not a cost.
+        push(&mut out, "derefs", Unit::Count, self.derefs as f64);
         out
     }
 }

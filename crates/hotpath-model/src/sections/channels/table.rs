@@ -1,5 +1,6 @@
 //! The printed table of the `channels` section.
 
+use crate::derefs::{channel_module, noted, Reached};
 use crate::format::{format_count, format_duration_ns};
 use crate::grid::{shown, titled, Table};
 use crate::meta::Meta;
@@ -46,11 +47,20 @@ impl Channels {
             table.row(cells);
         }
         let summary = format!("{}; Slow: {}", shown(self.rows.len(), self.total_channels), self.slow_consumer_rule);
-        titled(
+        let rendered = titled(
             "channels",
             "Messages, queue length, time senders blocked on a full channel, send-to-receive latency.",
             &summary,
             &table,
+        );
+        noted(
+            rendered,
+            self.rows.iter().map(|r| Reached {
+                name: &r.name,
+                derefs: r.derefs,
+                unmeasured: "sends and receives",
+                fix: format!("{}::...<{}>", channel_module(&r.kind), r.message_type),
+            }),
         )
     }
 }

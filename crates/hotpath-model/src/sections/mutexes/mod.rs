@@ -37,4 +37,9 @@ pub struct MutexRow {
     pub instances: u64,
     /// Acquisitions, waits and hold times.
     pub lock: LockTiming,
+    /// Times code reached the wrapped lock through `Deref` (a `&wrapped` passed as the
+    /// backend's own type, or a method the wrapper does not define): acquisitions done that way
+    /// are not measured. 0 when the wrapper's type is used throughout.
+    #[serde(default)]
+    pub derefs: u64,
 }

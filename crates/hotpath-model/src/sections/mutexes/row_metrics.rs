@@ -14,6 +14,8 @@ impl RowMetrics for MutexRow {
         let mut out = Vec::new();
         push(&mut out, "instances", Unit::Count, self.instances as f64);
         push_lock(&mut out, "lock", &self.lock);
+        // Informational (`Unit::judging`): a hint about the program, not a cost.
+        push(&mut out, "derefs", Unit::Count, self.derefs as f64);
         out
     }
 }

@@ -1,5 +1,6 @@
 //! The printed table of the `mutexes` section.
 
+use crate::derefs::{lock_module, noted, Reached};
 use crate::grid::{shown, titled, Table};
 use crate::meta::Meta;
 use crate::stats::LockTiming;
@@ -13,11 +14,20 @@ impl Mutexes {
         for row in &self.rows {
             table.row(row.lock.cells(&row.name, &row.kind, row.instances, meta));
         }
-        titled(
+        let rendered = titled(
             "mutexes",
             "Mutex acquisitions: wait to acquire, hold time, acquisitions that found the lock taken.",
             &shown(self.rows.len(), self.total_mutexes),
             &table,
+        );
+        noted(
+            rendered,
+            self.rows.iter().map(|r| Reached {
+                name: &r.name,
+                derefs: r.derefs,
+                unmeasured: "acquisitions",
+                fix: format!("&{}::Mutex<{}>", lock_module(&r.kind), r.data_type),
+            }),
         )
     }
 }

@@ -38,4 +38,9 @@ pub struct RwLockRow {
     pub reads: LockTiming,
     /// Exclusive (write) acquisitions.
     pub writes: LockTiming,
+    /// Times code reached the wrapped lock through `Deref` (a `&wrapped` passed as the
+    /// backend's own type, or a method the wrapper does not define): acquisitions done that way
+    /// are not measured. 0 when the wrapper's type is used throughout.
+    #[serde(default)]
+    pub derefs: u64,
 }

@@ -15,6 +15,8 @@ impl RowMetrics for RwLockRow {
         push(&mut out, "instances", Unit::Count, self.instances as f64);
         push_lock(&mut out, "reads", &self.reads);
         push_lock(&mut out, "writes", &self.writes);
+        // Informational (`Unit::judging`): a hint about the program, not a cost.
+        push(&mut out, "derefs", Unit::Count, self.derefs as f64);
         out
     }
 }

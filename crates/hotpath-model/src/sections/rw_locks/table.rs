@@ -1,5 +1,6 @@
 //! The printed table of the `rw_locks` section.
 
+use crate::derefs::{lock_module, noted, Reached};
 use crate::grid::{shown, Table};
 use crate::meta::Meta;
 use crate::stats::LockTiming;
@@ -29,6 +30,14 @@ impl RwLocks {
                 out.push_str(&t.render());
             }
         }
-        out
+        noted(
+            out,
+            self.rows.iter().map(|r| Reached {
+                name: &r.name,
+                derefs: r.derefs,
+                unmeasured: "acquisitions",
+                fix: format!("&{}::RwLock<{}>", lock_module(&r.kind), r.data_type),
+            }),
+        )
     }
 }
