@@ -127,9 +127,17 @@ fn tokio_channels_and_locks() {
     wrx.mark_changed();
     wrx.mark_unchanged();
     assert_eq!(*wrx.borrow_and_update(), 5);
-    let (otx, mut orx) = hotpath::channel!(tokio::sync::oneshot::channel::<u8>(), label = "fw-tokio-oneshot");
+    let (mut otx, mut orx) = hotpath::channel!(tokio::sync::oneshot::channel::<u8>(), label = "fw-tokio-oneshot");
     assert!(!otx.is_closed());
     orx.close();
+    // `closed()`, which programs await to notice a gone receiver, is the wrapper's own.
+    drop((rx, urx, wrx, orx));
+    tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+        tx.closed().await;
+        utx.closed().await;
+        wtx.closed().await;
+        otx.closed().await;
+    });
     let mut m = hotpath::mutex!(tokio::sync::Mutex::new(1u8), label = "fw-tokio-mutex");
     let mut l = hotpath::rw_lock!(tokio::sync::RwLock::new(1u8), label = "fw-tokio-rw");
     *m.get_mut() += 1;

@@ -260,6 +260,11 @@ sender!(Sender);
 sender!(UnboundedSender);
 
 impl<T> Sender<T> {
+    /// As [`tokio::sync::mpsc::Sender::closed`]: waits until every receiver is gone.
+    pub async fn closed(&self) {
+        self.inner.closed().await
+    }
+
     crate::reach::forward! { "tokio::sync::mpsc::Sender";
         fn is_closed(&self) -> bool;
         fn capacity(&self) -> usize;
@@ -271,6 +276,11 @@ impl<T> Sender<T> {
 }
 
 impl<T> UnboundedSender<T> {
+    /// As [`tokio::sync::mpsc::UnboundedSender::closed`]: waits until every receiver is gone.
+    pub async fn closed(&self) {
+        self.inner.closed().await
+    }
+
     crate::reach::forward! { "tokio::sync::mpsc::UnboundedSender";
         fn is_closed(&self) -> bool;
         fn same_channel(&self, other: &Self) -> bool;

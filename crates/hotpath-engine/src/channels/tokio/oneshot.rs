@@ -67,6 +67,11 @@ impl<T> Future for Receiver<T> {
 }
 
 impl<T> Sender<T> {
+    /// As [`tokio::sync::oneshot::Sender::closed`]: waits until the receiver is gone.
+    pub async fn closed(&mut self) {
+        self.inner.closed().await
+    }
+
     crate::reach::forward! { "tokio::sync::oneshot::Sender";
         fn is_closed(&self) -> bool;
     }

@@ -90,6 +90,11 @@ impl<T> Clone for Receiver<T> {
 }
 
 impl<T> Sender<T> {
+    /// As [`tokio::sync::watch::Sender::closed`]: waits until every receiver is gone.
+    pub async fn closed(&self) {
+        self.inner.closed().await
+    }
+
     crate::reach::forward! { "tokio::sync::watch::Sender";
         fn borrow(&self) -> watch::Ref<'_, T>;
         fn is_closed(&self) -> bool;
