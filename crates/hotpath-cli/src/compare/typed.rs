@@ -8,7 +8,7 @@ use hotpath_model::{Report, RowMetrics};
 use super::samples::{RunSamples, Section};
 
 /// Keys of the sections read here, skipped by the generic reader.
-pub(crate) const SECTIONS: [&str; 5] = ["mutexes", "rw_locks", "channels", "futures", "streams"];
+pub(crate) const SECTIONS: [&str; 6] = ["mutexes", "rw_locks", "channels", "futures", "streams", "io"];
 
 /// Adds the typed sections of `report` present in it to `samples`; `compared` says
 /// whether the model's table compares a section, `limit` is the report's row limit.
@@ -24,6 +24,7 @@ pub(crate) fn add(samples: &mut RunSamples, report: &Report, compared: impl Fn(&
     insert(SECTIONS[2], report.channels.as_ref().map(|s| section(&s.rows, limit)));
     insert(SECTIONS[3], report.futures.as_ref().map(|s| section(&s.rows, limit)));
     insert(SECTIONS[4], report.streams.as_ref().map(|s| section(&s.rows, limit)));
+    insert(SECTIONS[5], report.io.as_ref().map(|s| section(&s.rows, limit)));
 }
 
 /// A section of `rows`; one holding exactly `limit` rows may have been cut.
@@ -84,8 +85,25 @@ mod tests {
             "streams": {"total_streams": 1, "rows": [
                 {"name": "ticks", "file": "e.rs", "line": 2, "item_type": "u64", "instances": 1, "active": 0,
                  "completed": 1, "cancelled": 0, "items": 30, "lifetime_ns": 9000, "items_per_sec": 2.5,
-                 "item_interval": lock(30)["wait"]}]}
+                 "item_interval": lock(30)["wait"]}]},
+            "io": {"total_entries": 1, "time_sampling_rate": 1.0, "rows": [
+                {"name": "log", "file": "f.rs", "line": 7, "type_name": "File", "iter": false, "instances": 1,
+                 "read": transfer(0), "write": transfer(4096),
+                 "flush": {"ops": 2, "errors": 0, "timed_ops": 2, "timed_ns": 900},
+                 "shutdown": {"ops": 0, "errors": 0, "timed_ops": 0, "timed_ns": 0}}]}
         })
+    }
+
+    /// One I/O direction that moved `bytes` (none: nothing timed, no rate).
+    fn transfer(bytes: u64) -> Value {
+        let ops = bytes / 512;
+        let mut t = json!({"ops": ops, "bytes": bytes, "errors": 0, "timed_ops": ops, "timed_bytes": bytes,
+            "timed_ns": ops * 300, "avg_ns": 300, "min_ns": 200, "max_ns": 700,
+            "percentiles_ns": {"p50": 290, "p99.9": 650}});
+        if bytes > 0 {
+            t["bytes_per_sec"] = json!(bytes * 1_000_000_000 / (ops * 300));
+        }
+        t
     }
 
     fn generic(key: &str, value: &Value, limit: usize) -> Section {
@@ -133,6 +151,6 @@ mod tests {
         let typed: Report = serde_json::from_value(report()).unwrap();
         let mut samples = RunSamples::default();
         add(&mut samples, &typed, |key| key != "rw_locks");
-        assert_eq!(samples.sections.keys().collect::<Vec<_>>(), ["mutexes", "channels", "futures", "streams"]);
+        assert_eq!(samples.sections.keys().collect::<Vec<_>>(), ["mutexes", "channels", "futures", "streams", "io"]);
     }
 }

@@ -2,6 +2,7 @@
 //! and concrete type (or per instance with `iter = true`).
 
 mod metrics;
+mod row_metrics;
 mod table;
 
 use serde::{Deserialize, Serialize};
