@@ -72,7 +72,7 @@ mod tests {
 
     #[test]
     fn slots_hold_the_oldest_starts_and_free_on_release_from_any_thread() {
-        let starts = Box::leak(Box::new(Starts::new()));
+        let starts = Starts::new();
         let slots: Vec<StartSlot> = [40, 10, 30, 20].into_iter().map(|t| starts.claim(t).unwrap()).collect();
         assert!(starts.claim(50).is_none(), "all four taken: the fifth call has no slot");
         assert_eq!(starts.oldest(), 11, "the earliest start, made odd (never 0)");
