@@ -92,8 +92,10 @@ pub fn collect(
     let totals = functions::collect();
     let metrics = functions::collect_metrics();
     let io_totals = io::collect();
-    // Calibration may wait up to 1 ms; skip it when there is nothing to convert.
-    let measured = totals.iter().any(|t| t.calls + t.cancelled > 0) || io::timed(&io_totals) || crate::entries::any();
+    // Calibration may wait up to 1 ms; skip it when there is nothing to convert. Calls
+    // still running count: their ages and poll times are in ticks too.
+    let recorded = |t: &functions::SiteTotals| t.calls + t.cancelled + t.active + t.polls > 0;
+    let measured = totals.iter().chain(&metrics).any(recorded) || io::timed(&io_totals) || crate::entries::any();
     #[cfg(feature = "services")]
     let measured = measured || crate::services::any();
     let ratio = if measured { clock::ns_per_tick() } else { 1.0 };

@@ -169,6 +169,8 @@ fn sample() -> Report {
     future.line = 77;
     future.is_async = true;
     future.calls = 20;
+    future.active = 2;
+    future.oldest_active_ns = Some(2_150_000_000);
     future.cancelled = 1;
     future.polls = 60;
     future.busy_ns = 300_000;

@@ -43,11 +43,15 @@ pub(crate) fn report(session: &Session, config: &Config, end: End) -> Report {
     options.threads_limit = usize::MAX;
     let wanted = |s| config.sections.wants(s);
     hotpath_engine::collect(&mut report, &options, moment, session.started_unix_ms, wall.as_nanos() as u64, &wanted);
-    // In the final report only (a live view shows what runs), and only beside something
-    // measured: an empty report still says "No measurements".
-    let wrapper = !config.exclude_wrapper && end != End::Live && !report.is_empty();
+    // Only beside something measured: an empty report still says "No measurements". A
+    // live view shows the session as a call running since the start.
+    let wrapper = !config.exclude_wrapper && !report.is_empty();
     if wrapper && wanted(hotpath_model::Section::FunctionsTiming) {
-        wrapper_row(&mut report, config, wall.as_nanos() as u64, session.main_thread.covered_ns());
+        let wall_ns = wall.as_nanos() as u64;
+        match end {
+            End::Live => running_row(&mut report, config, wall_ns),
+            _ => wrapper_row(&mut report, config, wall_ns, session.main_thread.covered_ns()),
+        }
     }
     config.sections.apply(&mut report);
     for def in SECTIONS {
@@ -65,13 +69,7 @@ pub(crate) fn report(session: &Session, config: &Config, end: End) -> Report {
 /// measured call on that thread (`covered_ns`, from the engine's `ThreadMark`): work on
 /// other threads runs beside `main`, not inside it, and is not subtracted.
 fn wrapper_row(report: &mut Report, config: &Config, wall_ns: u64, covered_ns: u64) {
-    if config.options.focus.as_ref().is_some_and(|f| !f.matches(&config.caller)) {
-        return;
-    }
-    let section = report.functions_timing.get_or_insert_with(Default::default);
-    if section.rows.iter().any(|r| r.name == config.caller) {
-        return;
-    }
+    let Some(section) = session_section(report, config) else { return };
     let mut row = FunctionTiming::default();
     row.name = config.caller.clone();
     row.calls = 1;
@@ -84,4 +82,26 @@ fn wrapper_row(report: &mut Report, config: &Config, wall_ns: u64, covered_ns: u
     section.total_functions += 1;
     let at = section.rows.iter().position(|r| r.total_ns < wall_ns).unwrap_or(section.rows.len());
     section.rows.insert(at, row);
+}
+
+/// The session's row in a live view: one call, still running, as old as the session.
+/// Like any call in flight, it has no completed time yet.
+fn running_row(report: &mut Report, config: &Config, wall_ns: u64) {
+    let Some(section) = session_section(report, config) else { return };
+    let mut row = FunctionTiming::default();
+    row.name = config.caller.clone();
+    row.active = 1;
+    row.oldest_active_ns = Some(wall_ns);
+    section.total_functions += 1;
+    section.rows.push(row);
+}
+
+/// The functions section to add the session's row to; `None` when the focus leaves it
+/// out or a measured function already has its name.
+fn session_section<'a>(report: &'a mut Report, config: &Config) -> Option<&'a mut hotpath_model::FunctionsTiming> {
+    if config.options.focus.as_ref().is_some_and(|f| !f.matches(&config.caller)) {
+        return None;
+    }
+    let section = report.functions_timing.get_or_insert_with(Default::default);
+    (!section.rows.iter().any(|r| r.name == config.caller)).then_some(section)
 }

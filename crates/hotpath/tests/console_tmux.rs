@@ -123,14 +123,17 @@ fn console_in_a_terminal() {
         "{} console --port {port} --refresh-ms 200; echo CONSOLE-EXITED $?; sleep 120",
         hotpath_binary().display()
     );
-    tmux.run(&["new-session", "-d", "-s", "console", "-x", "160", "-y", "40", &command]);
+    tmux.run(&["new-session", "-d", "-s", "console", "-x", "190", "-y", "40", &command]);
 
-    // Four rows, each with a rate once two polls have been seen.
-    let screen = tmux.wait("four rows with rates", |s| table_rows(s).len() == 4);
+    // Five rows, each with a rate once two polls have been seen: `main`, in flight the
+    // whole time, with no call completed, is one of them.
+    let screen = tmux.wait("five rows with rates", |s| table_rows(s).len() == 5);
     assert!(
         screen.contains(" 1 Functions ") && screen.contains("Calls/s") && screen.contains("worker batch"),
         "{screen}"
     );
+    assert_eq!(calls(&screen, "case_live::main"), "0", "{screen}");
+    assert!(screen.contains("Active") && screen.contains("Oldest"), "in-flight columns:\n{screen}");
     tmux.wait(&format!("pid {}", program.0.id()), |s| s.contains(&format!("pid {} up", program.0.id())));
 
     // Tabs: data flow has no channels in this program, and says why.
@@ -211,7 +214,7 @@ fn threads_of_one_name_keep_their_own_rates() {
     let program = Program::start_with(cmd, port);
     let tmux = Tmux::new("twins");
     let command = format!("{} console --port {port} --refresh-ms 300; sleep 120", hotpath_binary().display());
-    tmux.run(&["new-session", "-d", "-s", "console", "-x", "160", "-y", "40", &command]);
+    tmux.run(&["new-session", "-d", "-s", "console", "-x", "190", "-y", "40", &command]);
     tmux.wait_for(" 1 Functions ");
     tmux.keys("4");
     // Keyed by name, both rows showed whichever thread was recorded last: the
@@ -276,11 +279,13 @@ fn a_logged_functions_values_show_in_its_detail_pane() {
     tmux.run(&["new-session", "-d", "-s", "console", "-x", "160", "-y", "45", &command]);
     tmux.wait_for(" case_row_logs::parse ");
     let mut screen = tmux.screen();
-    for _ in 0..20 {
+    // The session's own row (in flight, listed from the first poll) may be selected
+    // below it: up first, then down.
+    for i in 0..20 {
         if screen.contains("▶ case_row_logs::parse ") {
             break;
         }
-        tmux.keys("Down");
+        tmux.keys(if i < 5 { "Up" } else { "Down" });
         std::thread::sleep(Duration::from_millis(100));
         screen = tmux.screen();
     }

@@ -71,6 +71,9 @@ fn real_report_has_the_golden_fields() {
         ".meta.time_sampling",
         ".meta.clock_reason",
         ".functions_timing.rows[].timed_calls",
+        // Only for calls still running when the report is built (tests/running_calls.rs).
+        ".functions_timing.rows[].active",
+        ".functions_timing.rows[].oldest_active_ns",
         ".futures.rows[].timed_calls",
     ];
     if cfg!(not(feature = "hotpath-alloc")) {

@@ -17,6 +17,7 @@ const FAMILIES: &[(&str, &[&str])] = &[
     ("hotpath_function_duration_seconds_bucket", &["function", "le"]),
     ("hotpath_function_time_seconds_total", &["function"]),
     ("hotpath_function_self_time_seconds_total", &["function"]),
+    ("hotpath_function_active", &["function"]),
     ("hotpath_future_duration_seconds_count", &["future"]),
     ("hotpath_future_polls_total", &["future"]),
     ("hotpath_stream_items_total", &["stream"]),

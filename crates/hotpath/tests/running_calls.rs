@@ -48,5 +48,9 @@ fn a_report_on_sigterm_says_what_was_running() {
     let header = out.lines().find(|l| l.contains("still running")).unwrap_or_else(|| panic!("{out}"));
     assert!(header.contains("case_running::produce (1 running for "), "{header}");
     assert!(header.contains("case_running::consume (1 running"), "{header}");
-    assert!(out.contains("| Running"), "a Running column: {out}");
+    let columns = common::table_columns(&out);
+    assert!(columns.ends_with(&["Active".to_string(), "Oldest".to_string()]), "in-flight columns: {out}");
+    let produce = common::table_row(&out, "case_running::produce");
+    assert_eq!(produce[1], "0", "no call completed: {produce:?}");
+    assert_eq!(produce[produce.len() - 2], "1", "one in flight: {produce:?}");
 }

@@ -2,6 +2,7 @@
 
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Acquire, Ordering::Relaxed, Ordering::Release};
 
+use super::starts::{StartSlot, Starts};
 use super::Usage;
 use crate::histogram::{Histogram, LocalHistogram};
 use crate::sync::bump;
@@ -31,6 +32,8 @@ pub(crate) struct SiteCell {
     /// Async calls first polled here minus those that ended here (wrapping: a call may
     /// start on one thread and end on another; the sum over threads is exact).
     running: AtomicU64,
+    /// Start ticks of running async calls first polled here.
+    starts: Starts,
     histogram: LocalHistogram,
     #[cfg(feature = "alloc")]
     alloc: crate::alloc::AllocCell,
@@ -58,6 +61,7 @@ impl SiteCell {
             depth: AtomicU32::new(0),
             active_since: AtomicU64::new(0),
             running: AtomicU64::new(0),
+            starts: Starts::new(),
             histogram: LocalHistogram::new(),
             #[cfg(feature = "alloc")]
             alloc: crate::alloc::AllocCell::new(),
@@ -78,10 +82,17 @@ impl SiteCell {
         self.depth.store(depth + 1, Release);
     }
 
-    /// An async call's first poll (on this thread).
+    /// An async call's first poll (on this thread) at `tick`: counted as running, its
+    /// start kept in a slot if one is free (the call releases it when it ends).
     #[inline(always)]
-    pub(crate) fn start_running(&self) {
+    pub(crate) fn start_running(&self, tick: u64) -> Option<StartSlot> {
         self.running.store(self.running.load(Relaxed).wrapping_add(1), Relaxed);
+        self.starts.claim(tick)
+    }
+
+    /// Whether a running async call holds a start slot here.
+    pub(crate) fn holds_start(&self) -> bool {
+        self.starts.held()
     }
 
     /// An async call that ended (ready or dropped) on this thread.
@@ -196,7 +207,8 @@ pub(crate) struct SiteTotals {
     /// Calls running now: sync calls on some thread's stack plus async calls polled and
     /// not yet ended.
     pub(crate) active: u64,
-    /// Start tick of the oldest active sync call (`u64::MAX` when none).
+    /// Start tick of the oldest active call whose start is kept: sync calls, and async
+    /// calls holding a start slot (`u64::MAX` when none).
     pub(crate) active_since: u64,
     pub(crate) sum: u64,
     pub(crate) total: u64,
@@ -285,6 +297,12 @@ impl Totals<SiteCell> for SiteTotals {
     }
 
     /// Heap bytes held by the merged histograms.
+    /// Running async calls' starts: read from live threads' cells and from exited
+    /// threads' whose slots are still held, never kept in the retired totals.
+    fn add_held(&mut self, cell: &SiteCell) {
+        self.active_since = self.active_since.min(cell.starts.oldest());
+    }
+
     fn heap_bytes(&self) -> usize {
         #[cfg(feature = "alloc")]
         return self.histogram.heap_bytes() + self.alloc.heap_bytes();

@@ -8,6 +8,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use super::recorder::{self, ThreadRecorder};
+use super::starts::StartSlot;
 use super::{FnSite, SiteCell, Usage};
 use crate::sampling;
 use crate::switch;
@@ -34,6 +35,8 @@ pin_project_lite::pin_project! {
         inner: F,
         site: &'static FnSite,
         start: u64,
+        // The running call's start, published for the oldest age (see `starts`).
+        slot: Option<StartSlot>,
         state: State,
         inclusive: Usage,
         exclusive: Usage,
@@ -42,6 +45,9 @@ pin_project_lite::pin_project! {
     impl<F> PinnedDrop for MeasuredFuture<F> {
         fn drop(this: Pin<&mut Self>) {
             let this = this.project();
+            if let Some(slot) = this.slot.take() {
+                slot.release();
+            }
             if !matches!(*this.state, State::Running | State::Untimed) {
                 return;
             }
@@ -64,6 +70,7 @@ impl<F> MeasuredFuture<F> {
             inner,
             site,
             start: 0,
+            slot: None,
             state: State::NotPolled,
             inclusive: Usage::default(),
             exclusive: Usage::default(),
@@ -116,7 +123,7 @@ impl<F: Future> Future for MeasuredFuture<F> {
         if *this.state == State::NotPolled {
             *this.start = frame.start.ticks;
             *this.state = State::Running;
-            cell.start_running();
+            *this.slot = cell.start_running(frame.start.ticks);
         }
         let result = inner.poll(cx);
         let (end, inclusive, exclusive) = frame.end();
@@ -125,6 +132,9 @@ impl<F: Future> Future for MeasuredFuture<F> {
         if result.is_ready() {
             *this.state = State::Done;
             cell.stop_running();
+            if let Some(slot) = this.slot.take() {
+                slot.release();
+            }
             // First poll and last poll may run on CPUs whose counters disagree.
             cell.complete_async(crate::clock::elapsed(*this.start, end), *this.inclusive, *this.exclusive);
         }
@@ -192,5 +202,41 @@ impl Drop for PollFrame<'_> {
         if !self.ended {
             self.account(Usage::now());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::future::Future;
+    use std::task::{Context, Waker};
+
+    use super::MeasuredFuture;
+    use crate::functions::recorder::collect;
+    use crate::functions::site::{FnSite, SiteName};
+
+    static SITE: FnSite = FnSite::new(SiteName::Label("future-tests::in-flight"), file!(), line!(), true);
+
+    /// A call first polled on a thread that has exited since: its start slot keeps the
+    /// thread's recorder, so the age is still known, until the call is dropped.
+    #[test]
+    fn an_async_call_keeps_its_start_after_its_thread_exits() {
+        crate::clock::init(true);
+        crate::switch::set_enabled(true);
+        let before = crate::clock::now();
+        let future = std::thread::spawn(|| {
+            let mut future = Box::pin(MeasuredFuture::new(&SITE, std::future::pending::<()>()));
+            assert!(future.as_mut().poll(&mut Context::from_waker(Waker::noop())).is_pending());
+            future
+        })
+        .join()
+        .unwrap();
+        let id = SITE.id() as usize;
+        let totals = &collect()[id];
+        assert_eq!(totals.active, 1);
+        assert!(totals.active_since >= before && totals.active_since <= crate::clock::now());
+        drop(future);
+        let totals = &collect()[id];
+        assert_eq!((totals.active, totals.active_since), (0, u64::MAX));
+        assert_eq!(totals.cancelled, 1);
     }
 }

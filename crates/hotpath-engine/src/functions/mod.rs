@@ -7,6 +7,7 @@
 //! - `frame`: the usage (time, allocations) a frame reads at entry and exit.
 //! - `guard`: the sync frame (a guard on the caller's stack).
 //! - `future`: the async frame, pushed and popped on every poll.
+//! - `starts`: start ticks of running async calls, for the oldest one's age.
 //! - `dynamic`: sites of labels computed at run time, one per distinct label.
 //! - `log_ring`, `logged`, `logged_future`: `log = true`, the last values of a site
 //!   or entry.
@@ -25,6 +26,7 @@ mod metric;
 mod recorder;
 mod section;
 mod site;
+mod starts;
 
 pub(crate) use cell::{SiteCell, SiteTotals};
 pub use dynamic::DynSites;

@@ -91,6 +91,12 @@ impl Recorder for ThreadRecorder {
     fn for_each_cell(&self, f: impl FnMut(usize, &SiteCell)) {
         self.cells.for_each(f);
     }
+
+    fn holds(&self) -> bool {
+        let mut held = false;
+        self.cells.for_each(|_, cell| held |= cell.holds_start());
+        held
+    }
 }
 
 impl Drop for ThreadRecorder {

@@ -21,7 +21,7 @@ pub(crate) fn named(totals: &[SiteTotals], keep: impl Fn(&FnSite) -> bool) -> Ve
     let mut merged: Vec<Named> = Vec::new();
     for (id, t) in totals.iter().enumerate().skip(1) {
         let Some(site) = sites.get(id) else { continue };
-        if (t.calls == 0 && t.untimed == 0 && t.cancelled == 0 && t.active == 0) || !keep(site) {
+        if (t.calls == 0 && t.untimed == 0 && t.cancelled == 0 && t.active as i64 <= 0) || !keep(site) {
             continue;
         }
         let name = site.name();
@@ -81,7 +81,9 @@ fn row(named: &Named, ratio: f64, config: &Options) -> FunctionTiming {
         _ => (u128::from(ticks) * u128::from(t.calls + t.untimed) / u128::from(t.calls)) as u64,
     };
     row.timed_calls = (t.untimed > 0).then_some(t.calls);
-    row.active = t.active;
+    // Cells are read one after another while calls go on: an async call that started on
+    // a thread already read and ended on one read later sums to -1. Not a call in flight.
+    row.active = if (t.active as i64) < 0 { 0 } else { t.active };
     if t.active_since != u64::MAX {
         row.oldest_active_ns = Some(ns(crate::clock::now().saturating_sub(t.active_since)));
     }

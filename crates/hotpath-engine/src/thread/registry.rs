@@ -23,6 +23,11 @@ use crate::sync::lock;
 pub(crate) trait Recorder: Send + Sync + 'static {
     type Cell;
     fn for_each_cell(&self, f: impl FnMut(usize, &Self::Cell));
+    /// Whether something outside the thread still writes its cells (a running async
+    /// call's start slot): the recorder is then kept after the thread exits.
+    fn holds(&self) -> bool {
+        false
+    }
 }
 
 /// A cell that can be zeroed from the collector for a new session.
@@ -33,6 +38,9 @@ pub(crate) trait Reset {
 /// The numbers of one id merged over threads.
 pub(crate) trait Totals<C>: Default + Clone + 'static {
     fn add_cell(&mut self, cell: &C);
+    /// Adds what a cell holds for calls still running and must not be folded into the
+    /// retired totals (read from live recorders and held ones).
+    fn add_held(&mut self, _cell: &C) {}
     /// Heap memory the totals own (histogram octaves), for the profiler's accounting.
     fn heap_bytes(&self) -> usize;
 }
@@ -45,6 +53,9 @@ struct Lists<R, T> {
     live: Vec<Arc<R>>,
     /// Totals of exited threads, indexed by id.
     retired: Vec<T>,
+    /// Exited threads' recorders that [`Recorder::holds`]: only their held values are
+    /// read, and they are freed once nothing holds them.
+    held: Vec<Arc<R>>,
 }
 
 /// The thread-local pointer to a thread's recorder: null before the first use,
@@ -57,7 +68,7 @@ fn dead<R>() -> *const R {
 
 impl<R: Recorder, T: Totals<R::Cell>> Registry<R, T> {
     pub(crate) const fn new() -> Self {
-        Self { lists: Mutex::new(Lists { live: Vec::new(), retired: Vec::new() }) }
+        Self { lists: Mutex::new(Lists { live: Vec::new(), retired: Vec::new(), held: Vec::new() }) }
     }
 
     /// This thread's recorder, attached on first use; null while the thread is exiting.
@@ -132,18 +143,33 @@ impl<R: Recorder, T: Totals<R::Cell>> Registry<R, T> {
             memory::allocated(totals.heap_bytes() - before);
         });
         lists.live.retain(|r| !Arc::ptr_eq(r, &recorder));
+        if recorder.holds() {
+            lists.held.push(recorder);
+        }
     }
 
     /// Every id's totals over live and exited threads, indexed by id.
     pub(crate) fn collect(&self) -> Vec<T> {
-        let lists = lock(&self.lists);
+        let mut lists = lock(&self.lists);
+        // Freed on the collector's thread: the profiler's memory, not the program's.
+        memory::untracked(|| lists.held.retain(|r| r.holds()));
         let mut out = lists.retired.clone();
+        let grow = |out: &mut Vec<T>, id: usize| {
+            if out.len() <= id {
+                out.resize_with(id + 1, T::default);
+            }
+        };
         for recorder in &lists.live {
             recorder.for_each_cell(|id, cell| {
-                if out.len() <= id {
-                    out.resize_with(id + 1, T::default);
-                }
+                grow(&mut out, id);
                 out[id].add_cell(cell);
+                out[id].add_held(cell);
+            });
+        }
+        for recorder in &lists.held {
+            recorder.for_each_cell(|id, cell| {
+                grow(&mut out, id);
+                out[id].add_held(cell);
             });
         }
         out

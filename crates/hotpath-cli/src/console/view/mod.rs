@@ -54,6 +54,8 @@ pub(crate) fn draw(frame: &mut Frame<'_>, app: &mut App) {
 #[cfg(test)]
 mod dataflow_tests;
 #[cfg(test)]
+mod inflight_tests;
+#[cfg(test)]
 mod logs_tests;
 #[cfg(test)]
 mod tests;

@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::detail::{self, Extra};
 use super::table;
-use crate::console::state::{row_lists, show_value, title_of, App};
+use crate::console::state::{outlier_note, row_lists, show_value, title_of, App, TIMING};
 
 pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, app: &mut App, extra: Extra) {
     let view = app.current_view();
@@ -24,7 +24,13 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, app: &mut App, extra: Extr
     let section = app.report().and_then(|r| r.get(view.section)).cloned().unwrap_or(Value::Null);
     let [summary, body] = Layout::vertical([Constraint::Length(1), Constraint::Min(2)]).areas(area);
     // A section of fields only is its own table; a summary would repeat it.
-    let summary_text = if row_lists(&section).is_empty() { Line::from("") } else { summary_line(&section) };
+    let mut summary_text = if row_lists(&section).is_empty() { Line::from("") } else { summary_line(&section) };
+    if view.section == TIMING {
+        let meta = app.report().map_or(Value::Null, |r| r["meta"].clone());
+        if let Some(note) = outlier_note(&section, &meta) {
+            summary_text.push_span(format!("   {note}"));
+        }
+    }
     frame.render_widget(Paragraph::new(summary_text).style(Style::new().fg(Color::Gray)), summary);
     let wide = body.width >= 110;
     let [left, right] = if wide {

@@ -39,6 +39,16 @@ impl SectionData for FunctionsTiming {
             MetricKind::Counter,
             "Time inside polls of measured async functions.",
         );
+        let mut active = Family::new(
+            "hotpath_function_active",
+            MetricKind::Gauge,
+            "Calls of measured functions running now (sync on a stack, async polled and not ended).",
+        );
+        let mut oldest = Family::new(
+            "hotpath_function_oldest_active_seconds",
+            MetricKind::Gauge,
+            "Age of the oldest running call of measured functions whose start is known.",
+        );
         for row in &self.rows {
             let l = [("function", row.name.as_str())];
             duration.histogram(&l, row.buckets.as_ref());
@@ -47,8 +57,12 @@ impl SectionData for FunctionsTiming {
             cancelled.value(&l, row.cancelled as f64);
             polls.value(&l, row.polls as f64);
             busy.value(&l, row.busy_ns as f64 / 1e9);
+            active.value(&l, row.active as f64);
+            if let Some(ns) = row.oldest_active_ns.filter(|_| row.active > 0) {
+                oldest.value(&l, ns as f64 / 1e9);
+            }
         }
-        out.extend([duration, time, self_time, cancelled, polls, busy]);
+        out.extend([duration, time, self_time, cancelled, polls, busy, active, oldest]);
     }
 
     fn row_names(&self) -> Vec<&str> {

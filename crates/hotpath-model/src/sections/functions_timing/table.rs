@@ -18,10 +18,10 @@ impl FunctionsTiming {
         let mut header = vec!["Function".to_string(), "Calls".into(), "Avg".into()];
         header.extend(meta.percentiles.iter().map(|p| percentile_label(*p).to_uppercase()));
         header.extend(["Total".into(), "% Total".into(), "Self".into(), "% Self".into()]);
-        // Calls still running, only when some are: a loop that never returns shows here.
+        // Calls in flight, only when some are: a loop that never returns shows here.
         let running = self.rows.iter().any(|r| r.active > 0);
         if running {
-            header.push("Running".into());
+            header.extend(["Active".into(), "Oldest".into()]);
         }
         let mut table = Table::new(header).names(meta.name_width);
         for row in &self.rows {
@@ -30,26 +30,28 @@ impl FunctionsTiming {
                 None => format_count(row.calls),
             };
             let name = short_name(&row.name, meta.name_depth).to_string();
-            let mut cells = vec![name, calls, format_duration_ns(row.avg_ns)];
-            cells.extend(
-                meta.percentiles
-                    .iter()
-                    .map(|p| row.percentiles_ns.get(*p).map_or_else(|| "-".into(), format_duration_ns)),
-            );
+            // A row of calls in flight only has no durations yet.
+            let duration = |ns: Option<u64>| match (row.calls, ns) {
+                (0, _) | (_, None) => "-".to_string(),
+                (_, Some(ns)) => format_duration_ns(ns),
+            };
+            let mut cells = vec![name, calls, duration(Some(row.avg_ns))];
+            cells.extend(meta.percentiles.iter().map(|p| duration(row.percentiles_ns.get(*p))));
+            let share = if row.calls == 0 { "-".to_string() } else { format_percent(row.total_ns, wall) };
             cells.extend([
-                format_duration_ns(row.total_ns),
-                format_percent(row.total_ns, wall),
+                duration(Some(row.total_ns)),
+                share,
                 format_duration_ns(row.self_ns),
                 format_percent(row.self_ns, wall),
             ]);
             if running {
-                cells.push(running_cell(row.active, row.oldest_active_ns));
+                cells.extend(active_cells(row.active, row.oldest_active_ns));
             }
             table.row(cells);
         }
         let calls: u64 = self.rows.iter().map(|r| r.calls).sum();
         let summary = format!("{}, {} calls shown", shown(self.rows.len(), self.total_functions), format_count(calls));
-        titled(
+        let mut text = titled(
             "functions-timing",
             if meta.wrapper_excluded {
                 "Execution time of measured functions; % of all rows' time, Self excludes nested measured calls."
@@ -58,7 +60,32 @@ impl FunctionsTiming {
             },
             &summary,
             &table,
-        )
+        );
+        if let Some(note) = self.outlier_note(&meta.percentiles) {
+            text.push_str(&note);
+            text.push('\n');
+        }
+        text
+    }
+
+    /// When a row's mean is above its highest shown percentile, a few slow calls make
+    /// most of its time: one line naming those rows with their longest call
+    /// (`Avg above P99: app::parse (max 12.00 ms)`). `None` when no row is so.
+    pub fn outlier_note(&self, percentiles: &[f64]) -> Option<String> {
+        let top = percentiles.iter().copied().fold(None, |m: Option<f64>, p| Some(m.map_or(p, |m| m.max(p))))?;
+        let rows: Vec<String> = self
+            .rows
+            .iter()
+            .filter(|r| r.calls > 0 && r.percentiles_ns.get(top).is_some_and(|p| r.avg_ns > p))
+            .map(|r| format!("{} (max {})", crate::grid::clean(&r.name), format_duration_ns(r.max_ns)))
+            .collect();
+        (!rows.is_empty()).then(|| {
+            format!(
+                "Avg above {}, a few slow calls dominate the mean: {}",
+                percentile_label(top).to_uppercase(),
+                rows.join(", ")
+            )
+        })
     }
 }
 
@@ -81,11 +108,65 @@ impl FunctionsTiming {
     }
 }
 
-/// `2 (oldest 3.20 s)`, or `-` when none run.
-pub(crate) fn running_cell(active: u64, oldest_ns: Option<u64>) -> String {
+/// The Active and Oldest cells: calls in flight and the age of the oldest, `-` for none.
+pub(crate) fn active_cells(active: u64, oldest_ns: Option<u64>) -> [String; 2] {
     match (active, oldest_ns) {
-        (0, _) => "-".into(),
-        (n, Some(ns)) => format!("{} (oldest {})", format_count(n), format_duration_ns(ns)),
-        (n, None) => format_count(n),
+        (0, _) => ["-".into(), "-".into()],
+        (n, Some(ns)) => [format_count(n), format_duration_ns(ns)],
+        (n, None) => [format_count(n), "-".into()],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::FunctionTiming;
+    use super::*;
+    use crate::percentiles::Percentiles;
+
+    fn meta() -> Meta {
+        Meta { wall_ns: 2_000_000_000, percentiles: vec![50.0, 99.0], ..Meta::default() }
+    }
+
+    fn row(name: &str, calls: u64, avg_ns: u64, p99_ns: u64) -> FunctionTiming {
+        FunctionTiming {
+            name: name.into(),
+            calls,
+            total_ns: calls * avg_ns,
+            self_ns: calls * avg_ns,
+            avg_ns,
+            max_ns: 290_000,
+            percentiles_ns: Percentiles(vec![(50.0, p99_ns / 2), (99.0, p99_ns)]),
+            ..FunctionTiming::default()
+        }
+    }
+
+    #[test]
+    fn calls_in_flight_have_active_and_oldest_columns() {
+        let mut running = row("app::serve", 0, 0, 0);
+        (running.active, running.oldest_active_ns, running.self_ns) = (4, Some(2_200_000_000), 5_000);
+        let section = FunctionsTiming { total_functions: 2, rows: vec![row("app::load", 3, 1_000, 1_000), running] };
+        let text = section.table(&meta());
+        let header = text.lines().find(|l| l.starts_with("| Function")).unwrap();
+        assert!(header.trim_end().ends_with("| Self    | % Self | Active | Oldest |"), "{header}");
+        let serve = "| app::serve | 0     | -       | -      | -       | -       | -       | 5.00 µs | 0.0%   | 4      | 2.20 s |";
+        assert!(text.contains(serve), "{text}");
+        assert!(text.contains("| app::load  | 3     | 1.00 µs |"), "{text}");
+        assert!(text.lines().any(|l| l.starts_with("| app::load") && l.trim_end().ends_with("| -      | -      |")));
+        let quiet = FunctionsTiming { total_functions: 1, rows: vec![row("app::load", 3, 1_000, 1_000)] };
+        assert!(!quiet.table(&meta()).contains("Active"), "only while calls are in flight");
+    }
+
+    #[test]
+    fn a_mean_above_the_highest_percentile_is_noted_under_the_table() {
+        let section = FunctionsTiming {
+            total_functions: 2,
+            rows: vec![row("app::parse_line", 1000, 647, 352), row("app::load", 3, 1_000, 1_000)],
+        };
+        let text = section.table(&meta());
+        let note = "Avg above P99, a few slow calls dominate the mean: app::parse_line (max 290.00 µs)";
+        assert_eq!(text.lines().last(), Some(note), "{text}");
+        assert_eq!(section.outlier_note(&[]), None, "no percentile shown, nothing to compare");
+        let even = FunctionsTiming { total_functions: 1, rows: vec![row("app::load", 3, 1_000, 1_000)] };
+        assert_eq!(even.outlier_note(&[50.0, 99.0]), None);
     }
 }
