@@ -43,6 +43,27 @@ pub(crate) fn push_durations(out: &mut Vec<RowMetric>, prefix: &str, d: &Duratio
     }
 }
 
+/// Byte percentiles under `prefix` (`alloc.percentiles_bytes`).
+pub(crate) fn push_bytes(out: &mut Vec<RowMetric>, prefix: &str, p: &crate::percentiles::Percentiles) {
+    for (p, value) in &p.0 {
+        push(out, &format!("{prefix}.{}", percentile_label(*p)), Unit::Bytes, *value as f64);
+    }
+}
+
+/// Responses by status class, under `status`.
+pub(crate) fn push_status(out: &mut Vec<RowMetric>, s: &crate::requests::StatusClasses) {
+    let classes = [
+        ("status_1xx", s.status_1xx),
+        ("status_2xx", s.status_2xx),
+        ("status_3xx", s.status_3xx),
+        ("status_4xx", s.status_4xx),
+        ("status_5xx", s.status_5xx),
+    ];
+    for (name, value) in classes {
+        push(out, &format!("status.{name}"), Unit::Count, value as f64);
+    }
+}
+
 /// The figures of one lock mode under `prefix` (`lock`, `reads`).
 pub(crate) fn push_lock(out: &mut Vec<RowMetric>, prefix: &str, lock: &LockTiming) {
     push(out, &format!("{prefix}.acquisitions"), Unit::Count, lock.acquisitions as f64);

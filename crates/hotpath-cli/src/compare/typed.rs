@@ -8,7 +8,8 @@ use hotpath_model::{Report, RowMetrics};
 use super::samples::{RunSamples, Section};
 
 /// Keys of the sections read here, skipped by the generic reader.
-pub(crate) const SECTIONS: [&str; 6] = ["mutexes", "rw_locks", "channels", "futures", "streams", "io"];
+pub(crate) const SECTIONS: [&str; 9] =
+    ["mutexes", "rw_locks", "channels", "futures", "streams", "io", "server", "http", "sql"];
 
 /// Adds the typed sections of `report` present in it to `samples`; `compared` says
 /// whether the model's table compares a section, `limit` is the report's row limit.
@@ -25,6 +26,9 @@ pub(crate) fn add(samples: &mut RunSamples, report: &Report, compared: impl Fn(&
     insert(SECTIONS[3], report.futures.as_ref().map(|s| section(&s.rows, limit)));
     insert(SECTIONS[4], report.streams.as_ref().map(|s| section(&s.rows, limit)));
     insert(SECTIONS[5], report.io.as_ref().map(|s| section(&s.rows, limit)));
+    insert(SECTIONS[6], report.server.as_ref().map(|s| section(&s.rows, limit)));
+    insert(SECTIONS[7], report.http.as_ref().map(|s| section(&s.rows, limit)));
+    insert(SECTIONS[8], report.sql.as_ref().map(|s| section(&s.rows, limit)));
 }
 
 /// A section of `rows`; one holding exactly `limit` rows may have been cut.
@@ -90,8 +94,29 @@ mod tests {
                 {"name": "log", "file": "f.rs", "line": 7, "type_name": "File", "iter": false, "instances": 1,
                  "read": transfer(0), "write": transfer(4096),
                  "flush": {"ops": 2, "errors": 0, "timed_ops": 2, "timed_ns": 900},
-                 "shutdown": {"ops": 0, "errors": 0, "timed_ops": 0, "timed_ns": 0}}]}
+                 "shutdown": {"ops": 0, "errors": 0, "timed_ops": 0, "timed_ns": 0}}]},
+            "server": {"total_routes": 1, "requests": 8, "total_ns": 800, "route_scope": true, "rows": [
+                {"name": "GET /users/{id}", "method": "GET", "route": "/users/{id}", "matched": true,
+                 "requests": 8, "cancelled": 1, "status": status(), "in_flight": 0, "in_flight_max": 2,
+                 "latency": lock(8)["wait"], "total_percent": 71.5,
+                 "scope": {"requests": 8, "sql_queries": 8, "sql_ns": 960, "http_calls": 1, "http_ns": 50,
+                           "function_ns": 11},
+                 "alloc": {"total_bytes": 14000, "avg_bytes": 1750, "max_bytes": 2100,
+                           "percentiles_bytes": {"p50": 1700, "p99.9": 2100}, "avg_allocs": 16}}]},
+            "http": {"total_endpoints": 1, "calls": 2, "total_ns": 90, "rows": [
+                {"name": "GET h/{id} <- GET /p", "endpoint": "GET h/{id}", "method": "GET", "client": "ureq",
+                 "route": "GET /p", "calls": 2, "status": status(), "transport_errors": 1, "errors": 2,
+                 "latency": lock(2)["hold"], "total_percent": 100.0, "response_bytes": 512,
+                 "sized_responses": 1}]},
+            "sql": {"total_queries": 1, "calls": 3, "total_ns": 30, "rows": [
+                {"name": "SELECT ?", "query": "SELECT ?", "library": "sqlx", "function": "app::q", "calls": 3,
+                 "errors": 0, "rows_returned": 3, "rows_affected": 0, "latency": lock(3)["wait"],
+                 "total_percent": 100.0}]}
         })
+    }
+
+    fn status() -> Value {
+        json!({"status_1xx": 0, "status_2xx": 6, "status_3xx": 0, "status_4xx": 1, "status_5xx": 1})
     }
 
     /// One I/O direction that moved `bytes` (none: nothing timed, no rate).
@@ -151,6 +176,9 @@ mod tests {
         let typed: Report = serde_json::from_value(report()).unwrap();
         let mut samples = RunSamples::default();
         add(&mut samples, &typed, |key| key != "rw_locks");
-        assert_eq!(samples.sections.keys().collect::<Vec<_>>(), ["mutexes", "channels", "futures", "streams", "io"]);
+        assert_eq!(
+            samples.sections.keys().collect::<Vec<_>>(),
+            ["mutexes", "channels", "futures", "streams", "io", "server", "http", "sql"]
+        );
     }
 }

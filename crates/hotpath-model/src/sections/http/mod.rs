@@ -2,6 +2,7 @@
 //! one row per normalized endpoint, route (scope) and calling function.
 
 mod metrics;
+mod row_metrics;
 mod table;
 
 use serde::{Deserialize, Serialize};

@@ -2,6 +2,7 @@
 //! route and method, with what each request did while it was served (route scope).
 
 mod metrics;
+mod row_metrics;
 mod table;
 
 use serde::{Deserialize, Serialize};

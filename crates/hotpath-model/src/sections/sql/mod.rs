@@ -3,6 +3,7 @@
 //! calling function.
 
 mod metrics;
+mod row_metrics;
 mod table;
 
 use serde::{Deserialize, Serialize};
