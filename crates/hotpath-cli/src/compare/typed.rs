@@ -8,8 +8,19 @@ use hotpath_model::{Report, RowMetrics};
 use super::samples::{RunSamples, Section};
 
 /// Keys of the sections read here, skipped by the generic reader.
-pub(crate) const SECTIONS: [&str; 9] =
-    ["mutexes", "rw_locks", "channels", "futures", "streams", "io", "server", "http", "sql"];
+pub(crate) const SECTIONS: [&str; 11] = [
+    "mutexes",
+    "rw_locks",
+    "channels",
+    "futures",
+    "streams",
+    "io",
+    "server",
+    "http",
+    "sql",
+    "functions_alloc",
+    "functions_icount",
+];
 
 /// Adds the typed sections of `report` present in it to `samples`; `compared` says
 /// whether the model's table compares a section, `limit` is the report's row limit.
@@ -29,6 +40,8 @@ pub(crate) fn add(samples: &mut RunSamples, report: &Report, compared: impl Fn(&
     insert(SECTIONS[6], report.server.as_ref().map(|s| section(&s.rows, limit)));
     insert(SECTIONS[7], report.http.as_ref().map(|s| section(&s.rows, limit)));
     insert(SECTIONS[8], report.sql.as_ref().map(|s| section(&s.rows, limit)));
+    insert(SECTIONS[9], report.functions_alloc.as_ref().map(|s| section(&s.rows, limit)));
+    insert(SECTIONS[10], report.functions_icount.as_ref().map(|s| section(&s.rows, limit)));
 }
 
 /// A section of `rows`; one holding exactly `limit` rows may have been cut.
@@ -111,7 +124,16 @@ mod tests {
             "sql": {"total_queries": 1, "calls": 3, "total_ns": 30, "rows": [
                 {"name": "SELECT ?", "query": "SELECT ?", "library": "sqlx", "function": "app::q", "calls": 3,
                  "errors": 0, "rows_returned": 3, "rows_affected": 0, "latency": lock(3)["wait"],
-                 "total_percent": 100.0}]}
+                 "total_percent": 100.0}]},
+            "functions_alloc": {"mode": "exclusive", "process_alloc_bytes": 9000, "process_allocs": 90,
+                "total_functions": 1, "rows": [
+                {"name": "app::parse", "file": "g.rs", "line": 3, "is_async": false, "calls": 10,
+                 "bytes_total": 480, "bytes_avg": 48, "bytes_max": 96, "bytes_percentiles": {"p50": 48, "p99.9": 96},
+                 "allocs_total": 10, "allocs_avg": 1, "allocs_max": 2, "allocs_percentiles": {"p50": 1, "p99.9": 2}}]},
+            "functions_icount": {"tool": "callgrind", "dump_file": "cg.out", "program_ir": 99999,
+                "total_functions": 1, "uncounted": [], "rows": [
+                {"name": "app::parse", "file": "g.rs", "line": 3, "is_async": true, "calls": 10, "polls": 20,
+                 "ir": 5000, "ir_per_call": 500, "self_ir": 4000}]}
         })
     }
 
@@ -178,7 +200,18 @@ mod tests {
         add(&mut samples, &typed, |key| key != "rw_locks");
         assert_eq!(
             samples.sections.keys().collect::<Vec<_>>(),
-            ["mutexes", "channels", "futures", "streams", "io", "server", "http", "sql"]
+            [
+                "mutexes",
+                "channels",
+                "futures",
+                "streams",
+                "io",
+                "server",
+                "http",
+                "sql",
+                "functions_alloc",
+                "functions_icount"
+            ]
         );
     }
 }

@@ -1,6 +1,7 @@
 //! The `functions-alloc` section: heap allocations per call of measured functions.
 
 mod metrics;
+mod row_metrics;
 mod table;
 
 use serde::{Deserialize, Serialize};

@@ -2,6 +2,7 @@
 //! from Callgrind (`hotpath-callgrind`, a program run under `valgrind --tool=callgrind`).
 
 mod metrics;
+mod row_metrics;
 mod table;
 
 use serde::{Deserialize, Serialize};
