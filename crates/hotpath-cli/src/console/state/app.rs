@@ -164,16 +164,16 @@ impl App {
                 Link::Down(e) => format!("waiting for the server ({e})"),
                 _ => format!("waiting for the server at {}", self.address),
             },
-            Some(d) => d.status["unavailable"][view.section]
+            Some(d) => d.status["unavailable"][view.section.key()]
                 .as_str()
-                .map_or_else(|| format!("the server does not serve {}", view.section), str::to_string),
+                .map_or_else(|| format!("the server does not serve {}", view.section.key()), str::to_string),
         }
     }
 
     /// The current view's table, sorted as chosen; `None` when the section is absent.
     pub(crate) fn table(&self, view: &SubView) -> Option<Table> {
         let data = self.data.as_ref()?;
-        let section = data.report.get(view.section)?;
+        let section = data.report.get(view.section.key())?;
         let mut table = build::table(view.section, section, view.list.as_deref(), &data.report["meta"], &self.history)?;
         if let Some(&(col, descending)) = self.sort.get(&view.key()) {
             table.sort(col, descending);

@@ -3,6 +3,7 @@
 //! generic table for a report their types cannot read), any other section
 //! generically (`generic.rs`).
 
+use hotpath_model::Section;
 use serde_json::Value;
 
 use super::fields::row_lists;
@@ -10,15 +11,19 @@ use super::history::History;
 use super::table::Table;
 use super::{generic, io, runtimes, threads, timing};
 
-/// The table of `list` (or the section's first list) of section `name`.
-pub(crate) fn table(name: &str, section: &Value, list: Option<&str>, meta: &Value, history: &History) -> Option<Table> {
-    if name == timing::SECTION {
-        return timing::table(section, meta, history);
-    }
-    let typed = match name {
-        io::SECTION => io::table(section, meta, history),
-        threads::SECTION => threads::table(section),
-        runtimes::SECTION => runtimes::table(section, history),
+/// The table of `list` (or the section's first list) of section `of`, whose JSON is `section`.
+pub(crate) fn table(
+    of: Section,
+    section: &Value,
+    list: Option<&str>,
+    meta: &Value,
+    history: &History,
+) -> Option<Table> {
+    let typed = match of {
+        Section::FunctionsTiming => return timing::table(section, meta, history),
+        Section::Io => io::table(section, meta, history),
+        Section::Threads => threads::table(section),
+        Section::TokioRuntime => runtimes::table(section, history),
         _ => None,
     };
     if typed.is_some() {
@@ -26,7 +31,7 @@ pub(crate) fn table(name: &str, section: &Value, list: Option<&str>, meta: &Valu
     }
     let lists = row_lists(section);
     match list.map(str::to_string).or_else(|| lists.into_iter().next()) {
-        Some(list) => Some(generic::rows(name, section[list.as_str()].as_array()?, history)),
+        Some(list) => Some(generic::rows(of.key(), section[list.as_str()].as_array()?, history)),
         None => generic::fields(section),
     }
 }

@@ -4,15 +4,12 @@
 //! operation of that direction was timed; flushes, shutdowns and errors only when
 //! some row has any.
 
-use hotpath_model::{percentile_label, IoRow, IoSection, IoTransfer, Unit};
+use hotpath_model::{percentile_label, IoRow, IoSection, IoTransfer, Section, Unit};
 use serde_json::Value;
 
 use super::fields::row_keys;
 use super::history::History;
 use super::table::{Cell, Column, Kind, Table, TableRow};
-
-/// The section's key in the report.
-pub(crate) const SECTION: &str = "io";
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Direction {
@@ -80,7 +77,7 @@ pub(crate) fn table(section: &Value, meta: &Value, history: &History) -> Option<
         let (f, w) = (d.field(), d.word());
         let rate = move |field: &'static str| {
             let path = format!("{f}.{field}");
-            move |_: &IoRow, key: &str| history.rate(SECTION, key, &path).map_or(Cell::Empty, Cell::Number)
+            move |_: &IoRow, key: &str| history.rate(Section::Io.key(), key, &path).map_or(Cell::Empty, Cell::Number)
         };
         columns.push((column(format!("{f}.ops"), format!("{w}s"), count), Box::new(move |r, _| number(d.of(r).ops))));
         columns.push((

@@ -5,12 +5,19 @@
 
 use std::sync::{Arc, Mutex};
 
-use hotpath_model::{DebugLogs, DebugRow, RowLogs};
+use hotpath_model::{DebugLogs, DebugRow, RowLogs, Section};
 use serde_json::Value;
 
 /// Sections whose rows can keep logs, as the server serves them (`/{section}/{name}/logs`).
-pub(crate) const LOGGED_SECTIONS: [&str; 7] =
-    ["functions_timing", "futures", "channels", "streams", "sql", "http", "server"];
+pub(crate) const LOGGED_SECTIONS: [Section; 7] = [
+    Section::FunctionsTiming,
+    Section::Futures,
+    Section::Channels,
+    Section::Streams,
+    Section::Sql,
+    Section::Http,
+    Section::Server,
+];
 
 /// Records asked of the server per fetch: more than a screen shows.
 const LIMIT: usize = 200;

@@ -32,7 +32,7 @@ pub(crate) use labels::title_of;
 pub(crate) use logs::{Wanted, LOGGED_SECTIONS};
 pub(crate) use table::{Kind, Table, TableRow};
 pub(crate) use tabs::{SubView, Tab, TabViews};
-pub(crate) use timing::{outlier_note, SECTION as TIMING};
+pub(crate) use timing::outlier_note;
 
 /// Tabs of the console, for `--tab` (number keys select them).
 pub(crate) const TAB_COUNT: i64 = Tab::ALL.len() as i64;

@@ -4,15 +4,12 @@
 //! sampling interval, and two clocks (sampler and console polls) beating against
 //! each other made it read 2.0/s beside a one-second interval.
 
-use hotpath_model::{TokioRuntime, TokioRuntimes, Unit};
+use hotpath_model::{Section, TokioRuntime, TokioRuntimes, Unit};
 use serde_json::Value;
 
 use super::fields::row_keys;
 use super::history::History;
 use super::table::{Cell, Column, Kind, Table, TableRow};
-
-/// The section's key in the report.
-pub(crate) const SECTION: &str = "tokio_runtime";
 
 /// The table, or `None` when the JSON is not a `TokioRuntimes` section.
 pub(crate) fn table(section: &Value, history: &History) -> Option<Table> {
@@ -54,7 +51,8 @@ pub(crate) fn table(section: &Value, history: &History) -> Option<Table> {
                 number(rt.global_queue_depth as f64),
             ];
             if spawned {
-                cells.push(history.rate(SECTION, &key, "spawned_tasks").map_or(Cell::Empty, number));
+                cells
+                    .push(history.rate(Section::TokioRuntime.key(), &key, "spawned_tasks").map_or(Cell::Empty, number));
             }
             cells.extend([number(rt.flags.len() as f64), number(rt.monitored_ns as f64), number(rt.samples as f64)]);
             TableRow { key, name: rt.name.clone(), cells, raw: raw.clone() }

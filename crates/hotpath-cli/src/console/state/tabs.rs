@@ -2,6 +2,7 @@
 //! section it reads; a section with several row lists (I/O reads and writes)
 //! becomes one view per list.
 
+use hotpath_model::Section;
 use serde_json::Value;
 
 use super::fields::row_lists;
@@ -14,8 +15,8 @@ pub(crate) use hotpath_model::Tab;
 pub(crate) trait TabViews {
     /// Its position in [`Tab::ALL`].
     fn index(self) -> usize;
-    /// `(view title, report section key)` pairs of this tab, from the section table.
-    fn sections(self) -> Vec<(&'static str, &'static str)>;
+    /// `(view title, section)` pairs of this tab, from the section table.
+    fn sections(self) -> Vec<(&'static str, Section)>;
     /// The views of this tab given the current report.
     fn views(self, report: Option<&Value>) -> Vec<SubView>;
 }
@@ -25,14 +26,14 @@ impl TabViews for Tab {
         Tab::ALL.iter().position(|t| *t == self).unwrap_or(0)
     }
 
-    fn sections(self) -> Vec<(&'static str, &'static str)> {
-        hotpath_model::SECTIONS.iter().filter(|d| d.tab == self).map(|d| (d.title, d.key)).collect()
+    fn sections(self) -> Vec<(&'static str, Section)> {
+        hotpath_model::SECTIONS.iter().filter(|d| d.tab == self).map(|d| (d.title, d.section)).collect()
     }
 
     fn views(self, report: Option<&Value>) -> Vec<SubView> {
         let mut out = Vec::new();
         for (title, section) in self.sections() {
-            let lists = report.and_then(|r| r.get(section)).map(row_lists).unwrap_or_default();
+            let lists = report.and_then(|r| r.get(section.key())).map(row_lists).unwrap_or_default();
             if lists.len() > 1 {
                 for list in lists {
                     out.push(SubView { title: format!("{title}: {list}"), section, list: Some(list) });
@@ -49,7 +50,8 @@ impl TabViews for Tab {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct SubView {
     pub(crate) title: String,
-    pub(crate) section: &'static str,
+    /// The section it shows; the special views are chosen by it.
+    pub(crate) section: Section,
     /// Which row list of the section, when it has several.
     pub(crate) list: Option<String>,
 }
@@ -57,6 +59,6 @@ pub(crate) struct SubView {
 impl SubView {
     /// Identifies the view's sort and selection across refreshes.
     pub(crate) fn key(&self) -> String {
-        format!("{}/{}", self.section, self.list.as_deref().unwrap_or(""))
+        format!("{}/{}", self.section.key(), self.list.as_deref().unwrap_or(""))
     }
 }

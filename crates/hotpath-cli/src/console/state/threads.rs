@@ -9,9 +9,6 @@ use serde_json::Value;
 use super::fields::row_keys;
 use super::table::{Cell, Column, Kind, Table, TableRow};
 
-/// The section's key in the report.
-pub(crate) const SECTION: &str = "threads";
-
 /// The table, or `None` when the JSON is not a `Threads` section (another version's report).
 pub(crate) fn table(section: &Value) -> Option<Table> {
     let threads: Threads = serde_json::from_value(section.clone()).ok()?;

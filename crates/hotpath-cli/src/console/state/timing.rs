@@ -3,15 +3,12 @@
 //! flight, how many and the age of the oldest (last, so no column moves when they
 //! come and go).
 
-use hotpath_model::{percentile_label, FunctionsTiming, Unit};
+use hotpath_model::{percentile_label, FunctionsTiming, Section, Unit};
 use serde_json::Value;
 
 use super::fields::row_keys;
 use super::history::History;
 use super::table::{Cell, Column, Kind, Table, TableRow};
-
-/// The section's key in the report.
-pub(crate) const SECTION: &str = "functions_timing";
 
 pub(crate) fn table(section: &Value, meta: &Value, history: &History) -> Option<Table> {
     let timing: FunctionsTiming = serde_json::from_value(section.clone()).ok()?;
@@ -46,7 +43,7 @@ pub(crate) fn table(section: &Value, meta: &Value, history: &History) -> Option<
         .zip(keys)
         .map(|((row, raw), key)| {
             let key = key.unwrap_or_else(|| row.name.clone());
-            let rate = history.rate(SECTION, &key, "calls");
+            let rate = history.rate(Section::FunctionsTiming.key(), &key, "calls");
             let mut cells = vec![Cell::Text(row.name.clone()), Cell::Number(row.calls as f64)];
             cells.push(rate.map_or(Cell::Empty, Cell::Number));
             // Calls in flight only: no durations yet.

@@ -3,6 +3,7 @@
 //! line when a wrapped lock or channel was reached through `Deref` (its `derefs` field):
 //! what was done that way is missing from these tables.
 
+use hotpath_model::Section;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Style};
 use ratatui::text::Line;
@@ -18,7 +19,7 @@ use crate::console::state::App;
 const WRAPPERS: [&str; 3] = ["channels", "mutexes", "rw_locks"];
 
 pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, app: &mut App) {
-    let extra = if app.current_view().section == "channels" { Extra::Flow } else { Extra::None };
+    let extra = if app.current_view().section == Section::Channels { Extra::Flow } else { Extra::None };
     let area = match app.report().and_then(deref_warning) {
         Some(warning) => {
             let [top, rest] = Layout::vertical([Constraint::Length(2), Constraint::Min(2)]).areas(area);

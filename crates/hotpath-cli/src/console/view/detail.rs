@@ -3,6 +3,7 @@
 //! it logged (`log = true`, when the report's `debug.logged` lists it), and a
 //! sparkline of its main counter's rate over time (calls/s for functions).
 
+use hotpath_model::Section;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Style, Stylize};
 use ratatui::text::Line;
@@ -43,7 +44,7 @@ pub(crate) fn draw(
     }
     let mut lines = Vec::new();
     if extra == Extra::Flow {
-        lines.extend(flow::lines(view.section, &row.key, &row.raw, &app.history));
+        lines.extend(flow::lines(view.section.key(), &row.key, &row.raw, &app.history));
         lines.push(Line::from(""));
     }
     lines.extend(field_lines(&row.raw));
@@ -62,19 +63,19 @@ pub(crate) fn draw(
     let block = Block::bordered().title(format!(" {} ", row.name));
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }).block(block), fields);
     if logged {
-        row_logs(frame, logs, app, view.section, name);
+        row_logs(frame, logs, app, view.section.key(), name);
     }
-    sparkline(frame, spark, &app.history, view.section, &row.key, table);
+    sparkline(frame, spark, &app.history, view.section.key(), &row.key, table);
 }
 
 /// Whether the row `name` of `section` keeps `log = true` values: the report's
 /// `debug.logged` lists it.
-fn logged(app: &App, section: &str, name: &str) -> bool {
+fn logged(app: &App, section: Section, name: &str) -> bool {
     if !LOGGED_SECTIONS.contains(&section) {
         return false;
     }
     let rows = app.report().and_then(|r| r.pointer("/debug/logged")).and_then(Value::as_array);
-    rows.into_iter().flatten().any(|r| r["section"] == section && r["name"] == name)
+    rows.into_iter().flatten().any(|r| r["section"] == section.key() && r["name"] == name)
 }
 
 /// The row's last logged values (`log = true`) or executions and requests (SQL, HTTP,

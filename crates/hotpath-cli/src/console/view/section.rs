@@ -2,6 +2,7 @@
 //! sortable table and the detail pane of the selected row; or, when the server has
 //! no such section, "no data" and the server's reason.
 
+use hotpath_model::Section;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Style, Stylize};
 use ratatui::text::Line;
@@ -11,7 +12,7 @@ use serde_json::Value;
 
 use super::detail::{self, Extra};
 use super::table;
-use crate::console::state::{outlier_note, row_lists, show_value, title_of, App, TIMING};
+use crate::console::state::{outlier_note, row_lists, show_value, title_of, App};
 
 pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, app: &mut App, extra: Extra) {
     let view = app.current_view();
@@ -21,11 +22,11 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, app: &mut App, extra: Extr
         frame.render_widget(Paragraph::new(text).fg(Color::Yellow).wrap(Wrap { trim: true }).block(block), area);
         return;
     };
-    let section = app.report().and_then(|r| r.get(view.section)).cloned().unwrap_or(Value::Null);
+    let section = app.report().and_then(|r| r.get(view.section.key())).cloned().unwrap_or(Value::Null);
     let [summary, body] = Layout::vertical([Constraint::Length(1), Constraint::Min(2)]).areas(area);
     // A section of fields only is its own table; a summary would repeat it.
     let mut summary_text = if row_lists(&section).is_empty() { Line::from("") } else { summary_line(&section) };
-    if view.section == TIMING {
+    if view.section == Section::FunctionsTiming {
         let meta = app.report().map_or(Value::Null, |r| r["meta"].clone());
         if let Some(note) = outlier_note(&section, &meta) {
             summary_text.push_span(format!("   {note}"));

@@ -6,7 +6,7 @@
 //! runtime's own history, and its flags with their reasons. Falls back to the
 //! generic section screen when the server sends no runtime it can read.
 
-use hotpath_model::{format_count, format_duration_ns, TokioRuntime, TokioRuntimes, TokioWorker, Unit};
+use hotpath_model::{format_count, format_duration_ns, Section, TokioRuntime, TokioRuntimes, TokioWorker, Unit};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style, Stylize};
 use ratatui::text::Line;
@@ -19,9 +19,6 @@ use super::section;
 use super::table;
 use crate::console::state::{nested_key, App, History};
 
-/// The report section this tab reads.
-const SECTION: &str = "tokio_runtime";
-
 pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, app: &mut App) {
     let view = app.current_view();
     let Some(runtimes) = app.table(&view) else { return section::draw(frame, area, app, Extra::None) };
@@ -31,7 +28,7 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, app: &mut App) {
     else {
         return section::draw(frame, area, app, Extra::None);
     };
-    let section = app.report().and_then(|r| r.get(SECTION)).cloned().unwrap_or(Value::Null);
+    let section = app.report().and_then(|r| r.get(Section::TokioRuntime.key())).cloned().unwrap_or(Value::Null);
     let list_height = (runtimes.rows.len() as u16 + 3).min(8);
     let [summary, list, queues, body] = Layout::vertical([
         Constraint::Length(1),
@@ -96,7 +93,7 @@ fn queue_line(rt: &TokioRuntime) -> Line<'static> {
 /// order of importance: whole columns that do not fit are left out, last first.
 fn workers_table(frame: &mut Frame<'_>, area: Rect, rt: &TokioRuntime, history: &History, runtime_key: &str) {
     let rate = |index: usize, field: &str| {
-        history.rate(SECTION, &nested_key(runtime_key, "workers", &format!("index {index}")), field)
+        history.rate(Section::TokioRuntime.key(), &nested_key(runtime_key, "workers", &format!("index {index}")), field)
     };
     let each = |f: &dyn Fn(&TokioWorker) -> String| rt.workers.iter().map(f).collect::<Vec<String>>();
     let optional = |f: &dyn Fn(&TokioWorker) -> Option<u64>| {

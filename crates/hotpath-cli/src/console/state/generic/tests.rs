@@ -1,14 +1,17 @@
 use std::time::{Duration, Instant};
 
-use hotpath_model::Unit;
+use hotpath_model::{Section, Unit};
 use serde_json::json;
 
 use super::*;
 use crate::console::state::build;
 use crate::console::state::fields::row_lists;
 
+/// The table of a section named `name`; a name that is no section (a made-up one) is
+/// shown as a section without a view of its own would be.
 fn table(name: &str, section: &Value, list: Option<&str>, history: &History) -> Table {
-    build::table(name, section, list, &json!({}), history).unwrap()
+    let of = name.parse::<Section>().unwrap_or(Section::Debug);
+    build::table(of, section, list, &json!({}), history).unwrap()
 }
 
 #[test]
