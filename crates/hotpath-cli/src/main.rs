@@ -3,7 +3,10 @@
 mod compare;
 mod console;
 mod input;
+#[cfg(feature = "mcp")]
 mod mcp;
+#[cfg(not(feature = "mcp"))]
+mod mcp_absent;
 mod report;
 mod server;
 
@@ -29,7 +32,11 @@ enum Command {
     /// Live dashboard of a running program, polling its metrics server.
     Console(console::Args),
     /// Bridges MCP on stdio to a running program's /mcp endpoint (hotpath-mcp feature).
+    #[cfg(feature = "mcp")]
     Mcp(mcp::Args),
+    /// Not in this build: MCP's stdio bridge needs the CLI's `mcp` feature.
+    #[cfg(not(feature = "mcp"))]
+    Mcp(mcp_absent::Args),
 }
 
 fn main() -> ExitCode {
@@ -38,7 +45,10 @@ fn main() -> ExitCode {
         Command::Report(args) => report::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Compare(args) => compare::run(&args),
         Command::Console(args) => console::run(&args).map(|()| ExitCode::SUCCESS),
+        #[cfg(feature = "mcp")]
         Command::Mcp(args) => mcp::run(&args).map(|()| ExitCode::SUCCESS),
+        #[cfg(not(feature = "mcp"))]
+        Command::Mcp(_) => Err(mcp_absent::error()),
     };
     match result {
         Ok(code) => code,

@@ -17,6 +17,8 @@ pub(crate) struct ServerArgs {
     #[arg(long, env = "HOTPATH_METRICS_AUTH_TOKEN", hide_env_values = true, hide = true)]
     pub(crate) metrics_auth_token: Option<String>,
     /// hotpath-rs's token of MCP, used by `hotpath mcp` without `--token`.
+    // Taken (and ignored) without the `mcp` feature too, so the console's environment parses alike.
+    #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
     #[arg(long, env = "HOTPATH_MCP_AUTH_TOKEN", hide_env_values = true, hide = true)]
     pub(crate) mcp_auth_token: Option<String>,
 }
@@ -41,6 +43,7 @@ impl ServerArgs {
     }
 
     /// The token for `/mcp`: `--token` (or HOTPATH_AUTH_TOKEN), else HOTPATH_MCP_AUTH_TOKEN.
+    #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
     pub(crate) fn mcp_token(&self) -> Option<String> {
         self.token.clone().or_else(|| self.mcp_auth_token.clone())
     }

@@ -27,3 +27,22 @@ fn console_rejects_bad_values_before_touching_the_terminal() {
         assert!(!String::from_utf8_lossy(&out.stdout).contains("\u{1b}[?1049h"), "no alternate screen");
     }
 }
+
+/// The default install leaves the MCP bridge out (its `mcp` feature); asked for, it
+/// says how to install a CLI that has it. With the feature it is there.
+#[test]
+fn mcp_is_there_exactly_with_its_feature() {
+    let out = hotpath(&["mcp", "--port", "1"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if cfg!(feature = "mcp") {
+        let help = hotpath(&["mcp", "--help"]);
+        assert!(help.status.success(), "{}", String::from_utf8_lossy(&help.stderr));
+        assert!(String::from_utf8_lossy(&help.stdout).contains("--token <TOKEN>"));
+        assert!(!stderr.contains("not in this build"), "{stderr}");
+    } else {
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        for fix in ["needs the CLI's `mcp` feature", "crates/hotpath-cli --features mcp"] {
+            assert!(stderr.contains(fix), "{fix} in:\n{stderr}");
+        }
+    }
+}

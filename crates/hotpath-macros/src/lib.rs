@@ -11,6 +11,7 @@ mod error;
 #[cfg(feature = "hotpath")]
 mod expand;
 mod exprs;
+mod forwarding;
 #[cfg(not(feature = "hotpath"))]
 mod inert;
 mod note;
@@ -25,10 +26,15 @@ pub fn main(attr: TokenStream, item: TokenStream) -> TokenStream {
     match spec::main_args(attr) {
         Err(e) => error::with_item(&e, item),
         #[cfg(feature = "hotpath")]
-        Ok(args) => expand::main(args, item.into()).into(),
+        Ok(args) => {
+            let mut out = forwarding::check();
+            out.extend(TokenStream::from(expand::main(args, item.into())));
+            out
+        }
         #[cfg(not(feature = "hotpath"))]
         Ok(args) => {
-            let mut out = note::item(&args.notes);
+            let mut out = forwarding::check();
+            out.extend(note::item(&args.notes));
             out.extend(item);
             out
         }

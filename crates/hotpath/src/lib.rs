@@ -334,3 +334,21 @@ pub mod __private {
         }
     }
 }
+
+/// hotpath's profiling features as Cargo unified them, which `#[hotpath::main]` checks
+/// against the program's own features of the same names: a program feature that is on
+/// while hotpath's is off forwards nothing, and the build fails naming the fix. Not a
+/// public API.
+#[doc(hidden)]
+pub mod __features {
+    /// `hotpath`.
+    pub const HOTPATH: bool = cfg!(feature = "hotpath");
+    /// `hotpath-alloc`.
+    pub const ALLOC: bool = cfg!(feature = "hotpath-alloc");
+    /// `hotpath-cpu`.
+    pub const CPU: bool = cfg!(feature = "hotpath-cpu");
+    /// `hotpath-callgrind`.
+    pub const CALLGRIND: bool = cfg!(feature = "hotpath-callgrind");
+    /// `hotpath-mcp`.
+    pub const MCP: bool = cfg!(feature = "hotpath-mcp");
+}

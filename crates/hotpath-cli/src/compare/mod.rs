@@ -10,6 +10,7 @@
 mod aa;
 mod args;
 mod diff;
+mod erfc;
 mod family;
 mod generic;
 mod git;

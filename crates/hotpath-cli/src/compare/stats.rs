@@ -124,7 +124,7 @@ fn normal(ranks: &[u32], n1: usize, n2: usize, w: u32) -> f64 {
         return 1.0;
     }
     let z = ((u - mean).abs() - 0.5).max(0.0) / variance.sqrt();
-    libm::erfc(z / std::f64::consts::SQRT_2).min(1.0)
+    super::erfc::erfc(z / std::f64::consts::SQRT_2).min(1.0)
 }
 
 #[cfg(test)]
