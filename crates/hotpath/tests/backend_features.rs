@@ -3,20 +3,12 @@
 //! point at each macro call and name the feature to enable (issue 19.3); with that
 //! feature added, it builds and runs.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
+
+use std::process::Output;
 
 fn cargo(args: &[&str]) -> Output {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(args)
-        .arg("--manifest-path")
-        .arg(root.join("tests/fixtures/backend_off/Cargo.toml"))
-        .env("CARGO_TARGET_DIR", root.join("target/fixtures"))
-        .env("HOTPATH_METRICS_SERVER_OFF", "1")
-        .env("HOTPATH_OUTPUT_FORMAT", "none")
-        .output()
-        .expect("cargo runs")
+    common::fixtures::cargo("backend_off", args).env("HOTPATH_OUTPUT_FORMAT", "none").output().expect("cargo runs")
 }
 
 fn text(bytes: &[u8]) -> String {

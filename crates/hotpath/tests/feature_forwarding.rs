@@ -4,18 +4,13 @@
 //! (issue 26.9). Features that forward, or are named otherwise, build and run; so does
 //! a program that declares only some of hotpath's feature names (warnings denied).
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
+
+use std::process::Output;
 
 fn cargo(args: &[&str]) -> Output {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(args)
-        .arg("--manifest-path")
-        .arg(root.join("tests/fixtures/unforwarded/Cargo.toml"))
-        .env("CARGO_TARGET_DIR", root.join("target/fixtures"))
+    common::fixtures::cargo("unforwarded", args)
         .env("RUSTFLAGS", "-D warnings")
-        .env("HOTPATH_METRICS_SERVER_OFF", "1")
         .env("HOTPATH_OUTPUT_FORMAT", "none")
         .output()
         .expect("cargo runs")

@@ -3,12 +3,9 @@
 //! feature on, the same code prints one. Also builds the specification's snippet
 //! `#[hotpath::main] fn main() {}` both ways.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn fixture() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/app/Cargo.toml")
-}
+use std::process::Output;
 
 fn cargo(args: &[&str]) -> Output {
     let out = cargo_output(args);
@@ -17,15 +14,9 @@ fn cargo(args: &[&str]) -> Output {
 }
 
 fn cargo_output(args: &[&str]) -> Output {
-    let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/fixtures");
-    Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(args)
-        .arg("--manifest-path")
-        .arg(fixture())
-        .env("CARGO_TARGET_DIR", target)
+    common::fixtures::cargo("app", args)
         .env_remove("HOTPATH_OUTPUT_FORMAT")
         .env_remove("HOTPATH_OUTPUT_PATH")
-        .env("HOTPATH_METRICS_SERVER_OFF", "1")
         .output()
         .expect("cargo runs")
 }
