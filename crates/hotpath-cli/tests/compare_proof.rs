@@ -1,6 +1,7 @@
 //! Proof that `hotpath compare` does not cry wolf, on a real program (`proof/program.rs`:
 //! threads, a contended mutex, a bounded channel, file I/O) built once and run many
-//! times: A/A comparisons of the same binary raise no alarm, a 2x slower function is
+//! times: A/A comparisons of the same binary raise no more alarms than their error
+//! control allows (and none from one run per side), a 2x slower function is
 //! flagged alone, one extra allocation per call is flagged exactly from one run per
 //! side, and budgets fail and pass as written. Verdicts are asserted, never timings.
 
@@ -82,12 +83,19 @@ fn interleaved(dir: &Path, n: usize, env: &[(&str, &str)]) -> (Vec<PathBuf>, Vec
     (a, b)
 }
 
+/// False alarms an A/A test of 20 comparisons tolerates. Each comparison's error
+/// control (Holm at alpha 0.01) allows a false alarm in about 1% of comparisons, so 20
+/// of them raise one now and then (a fresh-clone run saw one: a channel's latency p95);
+/// a statistic that ignored its error control would raise many.
+const ALLOWED_ALARMS: usize = 2;
+
 #[test]
-fn twenty_a_a_comparisons_of_one_binary_raise_no_alarm() {
+fn twenty_a_a_comparisons_of_one_binary_raise_no_more_alarms_than_the_error_rate() {
     let _serial = one_at_a_time();
     let dir = tempfile::tempdir().unwrap();
     // 2 x 20 runs of the same binary; the "b" runs are just as unchanged.
     let (a, b) = interleaved(dir.path(), 2 * RUNS, &[]);
+    let mut alarms = Vec::new();
     for k in 0..20 {
         // Ten runs from each pool, a different selection each time.
         fn pick(pool: &[PathBuf], offset: usize) -> Vec<&PathBuf> {
@@ -97,23 +105,25 @@ fn twenty_a_a_comparisons_of_one_binary_raise_no_alarm() {
         let (base, head) = (side(&case, "base", &pick(&a, k)), side(&case, "head", &pick(&b, k + 1)));
         let out = compare(&[arg(&base), arg(&head), "--format", "json", "--fail-on-regression"]);
         let c = json(&out);
-        assert_eq!(out.status.code(), Some(0), "A/A comparison {k} regressed: {:?}", regressed(&c));
-        assert_eq!(c["summary"]["regressed_metrics"], 0);
         assert!(c["settings"]["tested_metrics"].as_u64().unwrap() > 20, "timings were tested: {}", c["settings"]);
+        if out.status.code() != Some(0) {
+            alarms.push((k, regressed(&c)));
+        }
         // One run per side: scheduling-dependent counts (contention, blocked sends)
-        // differ, and are never called regressions.
+        // differ, and are never called regressions; timings need more runs. Never an alarm.
         let out = compare(&[arg(&a[k]), arg(&b[k]), "--format", "json", "--fail-on-regression"]);
         assert_eq!(out.status.code(), Some(0), "single-run A/A {k} regressed: {:?}", regressed(&json(&out)));
     }
+    assert!(alarms.len() <= ALLOWED_ALARMS, "A/A comparisons of 10 against 10 runs raised alarms: {alarms:?}");
     // The same runs through the self-check: 20 splits of 20 against 20.
     let all = side(dir.path(), "all", &a.iter().chain(&b).collect::<Vec<_>>());
-    let out = compare(&["--aa", arg(&all), "--fail-on-regression"]);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{text}");
+    let text = String::from_utf8_lossy(&compare(&["--aa", arg(&all)]).stdout).into_owned();
     assert!(text.contains("A/A self-check: 20 comparisons of 20 against 20 runs"), "{text}");
-    assert!(text.contains("false alarms: 0 of 20 comparisons (0.0%)"), "{text}");
     let c: Value = serde_json::from_slice(&compare(&["--aa", arg(&all), "--format", "json"]).stdout).unwrap();
-    assert_eq!((c["comparisons"].as_u64(), c["alarmed"].as_u64()), (Some(20), Some(0)), "{c:#}");
+    assert_eq!(c["comparisons"].as_u64(), Some(20), "{c:#}");
+    let alarmed = c["alarmed"].as_u64().unwrap() as usize;
+    assert!(alarmed <= ALLOWED_ALARMS, "{text}");
+    assert!(text.contains(&format!("false alarms: {alarmed} of 20 comparisons")), "{text}");
 }
 
 #[test]
