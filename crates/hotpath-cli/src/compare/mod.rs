@@ -10,7 +10,6 @@
 mod aa;
 mod args;
 mod diff;
-mod erfc;
 mod family;
 mod generic;
 mod git;

@@ -296,13 +296,13 @@ impl Totals<SiteCell> for SiteTotals {
         self.alloc.add_cell(&cell.alloc);
     }
 
-    /// Heap bytes held by the merged histograms.
     /// Running async calls' starts: read from live threads' cells and from exited
     /// threads' whose slots are still held, never kept in the retired totals.
     fn add_held(&mut self, cell: &SiteCell) {
         self.active_since = self.active_since.min(cell.starts.oldest());
     }
 
+    /// Heap bytes held by the merged histograms.
     fn heap_bytes(&self) -> usize {
         #[cfg(feature = "alloc")]
         return self.histogram.heap_bytes() + self.alloc.heap_bytes();
