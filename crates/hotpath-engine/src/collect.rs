@@ -6,9 +6,9 @@ use hotpath_model::{
     IoSection, Mutexes, Report, RwLocks, Section, Server, Sql, Streams, Threads, TokioRuntimes, SECTIONS,
 };
 
-use crate::functions::SiteKind;
 use crate::options::Options;
-use crate::{clock, functions, io};
+use crate::record::SiteKind;
+use crate::{clock, functions, io, record};
 
 /// Prepares the instruments for a session: clock, allocation mode, `io!` sampling,
 /// and the sampler threads of the features that have one. Called on the thread that
@@ -16,7 +16,7 @@ use crate::{clock, functions, io};
 pub fn start(options: &Options) {
     clock::init(options.allow_tsc);
     #[cfg(feature = "alloc")]
-    crate::alloc::set_inclusive(options.alloc_inclusive);
+    crate::record::set_inclusive(options.alloc_inclusive);
     for kind in crate::sampling::Sampled::ALL {
         crate::sampling::set_rate(kind, options.time_sampling[kind as usize]);
     }
@@ -39,9 +39,9 @@ pub fn start(options: &Options) {
     #[cfg(feature = "tokio")]
     crate::tokio_runtime::start(std::time::Duration::from_millis(options.tokio_runtime_interval_ms));
     // Before anything records: a `Debug` impl that panics in a log stays ours.
-    crate::debug::install_hook();
+    crate::logs::install_hook();
     // Last: log times count from here, as close as possible to the session's start.
-    crate::debug::configure(&options.logs);
+    crate::logs::configure(&options.logs);
 }
 
 /// Zeroes what the instruments measured, for a session after the first: per-thread
@@ -49,8 +49,8 @@ pub fn start(options: &Options) {
 /// kept in wrapped values themselves (channel messages, stream and lock instances) and
 /// the CPU and threads views go on from the process start.
 pub fn reset() {
-    functions::reset();
-    functions::reset_metrics();
+    record::reset();
+    record::reset_metrics();
     io::reset();
 }
 
@@ -65,9 +65,9 @@ pub enum Moment {
 
 /// What every section's collector reads: the merged recorders and the clock ratio.
 struct Sources<'a> {
-    totals: Vec<functions::SiteTotals>,
-    metrics: Vec<functions::SiteTotals>,
-    named: Vec<functions::Named>,
+    totals: Vec<record::SiteTotals>,
+    metrics: Vec<record::SiteTotals>,
+    named: Vec<record::Named>,
     io: Vec<io::IoTotals>,
     ratio: f64,
     options: &'a Options,
@@ -89,24 +89,24 @@ pub fn collect(
     wall_ns: u64,
     wanted: &dyn Fn(Section) -> bool,
 ) {
-    let totals = functions::collect();
-    let metrics = functions::collect_metrics();
+    let totals = record::collect();
+    let metrics = record::collect_metrics();
     let io_totals = io::collect();
     // Calibration may wait up to 1 ms; skip it when there is nothing to convert. Calls
     // still running count: their ages and poll times are in ticks too.
-    let recorded = |t: &functions::SiteTotals| t.calls + t.cancelled + t.active + t.polls > 0;
+    let recorded = |t: &record::SiteTotals| t.calls + t.cancelled + t.active + t.polls > 0;
     let measured = totals.iter().chain(&metrics).any(recorded) || io::timed(&io_totals) || crate::entries::any();
     #[cfg(feature = "services")]
     let measured = measured || crate::services::any();
     let ratio = if measured { clock::ns_per_tick() } else { 1.0 };
     #[cfg(feature = "alloc")]
-    match crate::alloc::counters::untracked_threads() {
+    match crate::alloc_counters::untracked_threads() {
         0 => {}
         n => report.meta.warnings.push(format!(
             "{n} threads started while 16384 were alive; their allocations are attributed to functions but missing from the threads view"
         )),
     }
-    let named = functions::named(&totals, |site| site.kind() == SiteKind::Function);
+    let named = record::named(&totals, |site| site.kind() == SiteKind::Function);
     #[cfg(feature = "services")]
     let services = [Section::Server, Section::Http, Section::Sql]
         .into_iter()

@@ -12,6 +12,8 @@
 
 #[cfg(feature = "alloc")]
 mod alloc;
+#[cfg(feature = "alloc")]
+mod alloc_counters;
 pub mod channels;
 mod clock;
 mod collect;
@@ -19,7 +21,6 @@ mod collect;
 mod cpu;
 pub mod debug;
 pub mod diag;
-mod durations;
 mod entries;
 mod functions;
 mod futures;
@@ -28,6 +29,7 @@ mod histogram;
 mod icount;
 mod io;
 pub mod locks;
+mod logs;
 pub mod memory;
 #[cfg(all(loom, test))]
 mod model_checks;
@@ -35,6 +37,7 @@ pub mod options;
 #[cfg(any(feature = "alloc", feature = "threads"))]
 mod os;
 mod reach;
+mod record;
 mod row_logs;
 pub mod sampling;
 pub mod services;
@@ -42,7 +45,6 @@ pub mod spawn;
 pub mod streams;
 pub mod switch;
 mod sync;
-mod thread;
 #[cfg(feature = "threads")]
 mod threads;
 #[cfg(feature = "tokio")]
@@ -55,15 +57,14 @@ pub use channels::{channel, channel_logged, InstrumentChannel, Wrapping};
 pub use clock::{ns_per_tick, reason as clock_reason, source as clock_source};
 pub use collect::{collect, reset, start, Moment};
 pub use entries::Site;
-pub use functions::{
-    future_logged, log_value, logs, DynSites, FnGuard, FnSite, LoggedFuture, MeasuredFuture, SiteName, ThreadMark,
-};
+pub use functions::{future_logged, log_value, logs, DynSites, FnGuard, LoggedFuture, MeasuredFuture};
 pub use hotpath_model as model;
 #[cfg(feature = "icount")]
 pub use icount::Marked;
 pub use io::{io_unwrap, Io, IoEntry, IoSite};
 pub use locks::{mutex, rw_lock, InstrumentMutex, InstrumentRwLock, MutexSite, RwLockSite};
 pub use memory::profiler_bytes;
+pub use record::{FnSite, SiteName, ThreadMark};
 pub use row_logs::{logs_named, row_logs};
 pub use streams::{stream, stream_logged, LoggedStream, MeasuredStream, StreamSite};
 #[cfg(feature = "tokio")]
@@ -100,5 +101,5 @@ pub fn under_valgrind() -> bool {
 
 /// Threads that currently hold a recorder (exited threads are folded and freed).
 pub fn live_threads() -> usize {
-    functions::live_threads()
+    record::live_threads()
 }

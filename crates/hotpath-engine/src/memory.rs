@@ -1,5 +1,7 @@
-//! Accounting of the profiler's own heap memory, so tests and reports can show that
-//! it is bounded by sites × live threads and not by calls or by threads ever started.
+//! The profiler's own resources: accounting of its heap memory, so tests and reports
+//! can show that it is bounded by sites × live threads and not by calls or by threads
+//! ever started; its allocations kept out of the program's counts; and its threads,
+//! which the threads view leaves out.
 
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
@@ -25,7 +27,7 @@ pub fn profiler_bytes() -> usize {
 #[inline]
 pub fn untracked<R>(f: impl FnOnce() -> R) -> R {
     #[cfg(feature = "alloc")]
-    return crate::alloc::counters::untracked(f);
+    return crate::alloc_counters::untracked(f);
     #[cfg(not(feature = "alloc"))]
     f()
 }
@@ -33,7 +35,27 @@ pub fn untracked<R>(f: impl FnOnce() -> R) -> R {
 /// Marks the calling thread as one of the profiler's own (`hp-*`): never counted.
 pub fn profiler_thread() {
     #[cfg(feature = "alloc")]
-    crate::alloc::counters::ignore_this_thread();
+    crate::alloc_counters::ignore_this_thread();
     #[cfg(feature = "threads")]
-    crate::threads::mark_profiler_thread(crate::os::current_tid());
+    mark_profiler_thread(crate::os::current_tid());
+}
+
+/// OS ids of the profiler's own threads, known from their first instruction, so the
+/// view leaves them out even when sampled before their name is set.
+#[cfg(feature = "threads")]
+static PROFILER_THREADS: std::sync::Mutex<Vec<u64>> = std::sync::Mutex::new(Vec::new());
+
+/// Records the calling profiler thread (cold: once per `hp-*` thread).
+#[cfg(feature = "threads")]
+fn mark_profiler_thread(tid: u64) {
+    let mut list = crate::sync::lock(&PROFILER_THREADS);
+    if !list.contains(&tid) {
+        list.push(tid);
+    }
+}
+
+/// Whether `tid` (or `name`) is one of the profiler's threads.
+#[cfg(feature = "threads")]
+pub(crate) fn is_profiler_thread(tid: u64, name: &str) -> bool {
+    name.starts_with("hp-") || crate::sync::lock(&PROFILER_THREADS).contains(&tid)
 }

@@ -20,7 +20,7 @@ pub const DEFAULT_TOKIO_RUNTIME_INTERVAL_MS: u64 = 1000;
 
 /// Rows per HTTP/SQL table unless `HOTPATH_ENTRIES_LIMIT` says otherwise (the same
 /// variable bounds the debug trackers' keys).
-pub const DEFAULT_ENTRIES_LIMIT: usize = crate::debug::DEFAULT_ENTRIES_LIMIT;
+pub const DEFAULT_ENTRIES_LIMIT: usize = crate::logs::DEFAULT_ENTRIES_LIMIT;
 /// The largest `HOTPATH_ENTRIES_LIMIT` honoured (three tables of it fit the cell ids).
 pub const MAX_ENTRIES_LIMIT: usize = 5000;
 
@@ -95,7 +95,7 @@ pub struct Options {
     /// What the log store (`dbg!`, `val!`, `gauge!`, `log = true`) keeps and how many
     /// keys a run-time-keyed map holds (`HOTPATH_LOGS_LIMIT`, `HOTPATH_MAX_LOG_LEN`,
     /// `HOTPATH_ENTRIES_LIMIT`).
-    pub logs: crate::debug::LogLimits,
+    pub logs: crate::logs::LogLimits,
     /// Show the profiler's own `hp-*` threads (`HOTPATH_SHOW_INTERNAL_THREADS`).
     pub show_internal_threads: bool,
     /// Attribute work done while serving an HTTP request to its route (`HOTPATH_ROUTE_SCOPE`).
@@ -125,7 +125,7 @@ impl Default for Options {
             tokio_runtime_interval_ms: DEFAULT_TOKIO_RUNTIME_INTERVAL_MS,
             time_sampling: [1.0; 6],
             buckets: false,
-            logs: crate::debug::LogLimits::default(),
+            logs: crate::logs::LogLimits::default(),
             show_internal_threads: false,
             route_scope: true,
             sql_raw_logs: false,

@@ -5,8 +5,8 @@
 
 use hotpath_model::{LoggedRow, RowLogs};
 
-use crate::debug::LogRing;
-use crate::functions::log_ring::{own_logs, pair};
+use crate::logs::log_ring::{own_logs, pair};
+use crate::logs::LogRing;
 
 /// The logged values of the row `name` of `section` (`functions_timing`, `futures`,
 /// `channels` or `streams`; `sql`, `http` and `server` rows log every execution or
@@ -25,7 +25,7 @@ pub fn row_logs(section: &str, name: &str) -> Option<RowLogs> {
         out.logs.extend(log.logs());
     }
     out.logs.sort_by_key(|l| std::cmp::Reverse(l.at_ns));
-    out.logs.truncate(crate::debug::current_limits().per_entry);
+    out.logs.truncate(crate::logs::current_limits().per_entry);
     Some(out)
 }
 
@@ -85,14 +85,14 @@ pub fn logs_named(instrument: &str, name: &str) -> Vec<(u64, String)> {
 #[cfg(test)]
 mod tests {
     use super::{logs_named, row_logs};
-    use crate::functions::log_ring::{LogSlot, Owner};
+    use crate::logs::log_ring::{LogSlot, Owner};
 
     #[test]
     fn a_log_keeps_the_last_values_up_to_the_limit_merged_by_name() {
         static SLOT: LogSlot = LogSlot::new();
         static TWIN: LogSlot = LogSlot::new();
-        let keep = crate::debug::current_limits().per_entry;
-        let _alone = crate::sync::lock(&crate::debug::TEST_LOGS);
+        let keep = crate::logs::current_limits().per_entry;
+        let _alone = crate::sync::lock(&crate::logs::TEST_LOGS);
         let owner = || Owner { instrument: "channels", name: "ring-test".into() };
         // Without the session switch (unit tests): the store's append, as a session would.
         for i in 0..keep + 10 {

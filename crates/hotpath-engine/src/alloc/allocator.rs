@@ -2,7 +2,7 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 
-use super::counters;
+use crate::alloc_counters as counters;
 
 /// Forwards every request to `A` and counts it for the calling thread.
 ///

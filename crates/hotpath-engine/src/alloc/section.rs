@@ -2,10 +2,10 @@
 
 use hotpath_model::{FunctionAlloc, FunctionsAlloc, Percentiles};
 
-use super::counters;
-use crate::functions::{select, Named};
+use crate::alloc_counters as counters;
 use crate::histogram::Histogram;
 use crate::options::Options;
+use crate::record::{select, Named};
 
 /// Rows sorted by bytes allocated, largest first. `None` when nothing was measured.
 pub(crate) fn section(named: &[Named], config: &Options) -> Option<FunctionsAlloc> {
@@ -17,7 +17,7 @@ pub(crate) fn section(named: &[Named], config: &Options) -> Option<FunctionsAllo
     let (total_functions, rows) = select(rows, |r| &r.name, config);
     let process = counters::process_totals();
     let mut section = FunctionsAlloc::default();
-    section.mode = if super::inclusive() { "inclusive" } else { "exclusive" }.into();
+    section.mode = if crate::record::inclusive() { "inclusive" } else { "exclusive" }.into();
     section.process_alloc_bytes = process.alloc_bytes;
     section.process_allocs = process.alloc_count;
     section.total_functions = total_functions;

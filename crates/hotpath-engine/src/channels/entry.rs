@@ -9,8 +9,9 @@ use std::sync::{Arc, Mutex};
 
 use super::instance::Instance;
 use crate::entries::{Entry, Instrument, Registry, Site};
-use crate::functions::{LogSlot, Metric};
+use crate::logs::LogSlot;
 use crate::reach::Derefs;
+use crate::record::Metric;
 use crate::sync::lock;
 
 /// The call site `channel!` emits as a `static`. Not a public API.
@@ -142,7 +143,7 @@ mod tests {
 
     use super::super::instance::{Flavor, Instance};
     use super::ChannelEntry;
-    use crate::functions::Metric;
+    use crate::record::Metric;
 
     #[test]
     fn instances_close_in_any_order_by_their_slot() {

@@ -55,7 +55,7 @@ pub(crate) struct Tx<T> {
 }
 
 /// The text of a message about to be sent, kept only if the send succeeds.
-pub(crate) struct Note(Option<crate::functions::DebugText>);
+pub(crate) struct Note(Option<crate::logs::DebugText>);
 
 impl<T> Tx<T> {
     fn new(shared: &Shared, log: Option<fn(&T) -> &dyn Debug>) -> Self {
@@ -73,7 +73,7 @@ impl<T> Tx<T> {
     pub(crate) fn note(&self, message: &T) -> Note {
         match self.log {
             None => Note(None),
-            Some(as_debug) => Note(switch::enabled().then(|| crate::functions::debug_text(as_debug(message)))),
+            Some(as_debug) => Note(switch::enabled().then(|| crate::logs::debug_text(as_debug(message)))),
         }
     }
 

@@ -12,7 +12,7 @@ use std::sync::Mutex;
 
 use super::ring::{Ring, Stamp, MAX_SLOTS};
 use super::slow::{History, SAMPLE_MS};
-use crate::functions::{record_metric, Metric};
+use crate::record::{record_metric, Metric};
 use crate::sampling::{self, Sampled};
 use crate::sync::Padded;
 use crate::{clock, memory};

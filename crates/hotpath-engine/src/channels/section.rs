@@ -4,10 +4,10 @@ use hotpath_model::{ChannelRow, Channels};
 
 use super::entry::ChannelEntry;
 use super::slow;
-use crate::durations;
 use crate::entries::{short_type_name, Instrument};
-use crate::functions::{select, SiteTotals};
 use crate::options::Options;
+use crate::record::durations;
+use crate::record::{select, SiteTotals};
 
 /// Slow consumers first, then by messages sent, from the metrics' `totals`. `None` when
 /// no channel was wrapped.
@@ -17,7 +17,7 @@ pub(crate) fn section(totals: &[SiteTotals], ratio: f64, config: &Options) -> Op
         return None;
     }
     let empty = SiteTotals::default();
-    let metric = |metric: crate::functions::Metric| metric.totals(totals).unwrap_or(&empty);
+    let metric = |metric: crate::record::Metric| metric.totals(totals).unwrap_or(&empty);
     let mut rows: Vec<ChannelRow> = entries
         .iter()
         .map(|e| {

@@ -8,14 +8,12 @@
 //! it, unwinds, and aggregates. Threads that start later get their timer at the
 //! next scan (every 100 ms); profiler threads (`hp-*`) are never sampled.
 //!
-//! - `stack`: the per-thread stack of active measured sites (pushed by frames).
+//! - the per-thread stack of active measured sites is `record::stack`, pushed by frames
+//!   through `record::hooks`.
 //! - `ring`: the signal-safe queue; `sample`: what it carries, and the ring itself.
 //! - `signal`, `sampler`: timers, handler and the draining thread (Linux).
 //! - `unwind`, `profile`, `export`, `pprof`: stacks, aggregation, output files.
 //! - `section`: the `functions-cpu` report section.
-
-#[cfg(target_os = "linux")]
-pub(crate) mod stack;
 
 #[cfg(target_os = "linux")]
 mod export;

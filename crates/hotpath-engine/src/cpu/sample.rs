@@ -2,7 +2,7 @@
 //! carries those records from signal handlers on any thread to the `hp-cpu` thread.
 
 use super::ring::{Empty, Ring};
-use super::stack::DEPTH;
+use crate::record::stack::DEPTH;
 
 /// Bytes of stack copied per sample, starting at the stack pointer.
 pub(crate) const STACK_BYTES: usize = 16 * 1024;

@@ -4,8 +4,8 @@ use hotpath_model::{FunctionCpu, FunctionsCpu};
 
 use super::sampler::{drain, COLLECTOR};
 use super::signal::STACK_READ_FAILED;
-use crate::functions::registered_sites;
 use crate::options::Options;
+use crate::record::registered_sites;
 use crate::sync::lock;
 
 /// Samples per measured function (merged by name), most self samples first.
@@ -40,7 +40,7 @@ pub(crate) fn section(config: &Options) -> Option<FunctionsCpu> {
         row.inclusive_cpu_ns = row.inclusive_samples * period;
     }
     rows.sort_by(|a, b| b.self_samples.cmp(&a.self_samples).then(b.inclusive_samples.cmp(&a.inclusive_samples)));
-    let (total_functions, rows) = crate::functions::select(rows, |r| &r.name, config);
+    let (total_functions, rows) = crate::record::select(rows, |r| &r.name, config);
     let mut section = FunctionsCpu::default();
     section.hz = profile.hz;
     section.period_ns = period;

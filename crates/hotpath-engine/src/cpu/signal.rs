@@ -23,7 +23,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use libc::{c_int, c_void};
 
 use super::sample::{RawSample, RING, STACK_BYTES};
-use super::stack;
+use crate::record::stack;
 
 /// Set when `process_vm_readv` is refused (for example by a seccomp policy): samples
 /// still carry measured functions, but no native stack.

@@ -8,11 +8,11 @@ use std::sync::Mutex;
 use hotpath_model::{DebugLog, GaugeRow};
 
 use super::keyed::{Keyed, KeyedEntry};
-use super::limits::{self, Timebase};
-use super::location::Location;
-use super::ring::{Record, Ring};
 use super::site::KeySite;
-use super::text;
+use crate::logs::limits::{self, Timebase};
+use crate::logs::location::Location;
+use crate::logs::ring::{Record, Ring};
+use crate::logs::text;
 use crate::sync::lock;
 use crate::{clock, memory, switch};
 
@@ -130,7 +130,7 @@ impl GaugeEntry {
                 text::copy_thread_name(&mut r.thread);
                 r.key.clear();
                 if let Some(key) = key {
-                    r.key.push_str(super::keyed::cut_key(key, limits.max_len));
+                    r.key.push_str(crate::logs::cut_key(key, limits.max_len));
                 }
             });
         });

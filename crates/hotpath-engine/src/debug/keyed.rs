@@ -7,7 +7,8 @@
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
-use super::limits::{self, LogLimits};
+use crate::logs::cut_key;
+use crate::logs::limits::{self, LogLimits};
 use crate::sync::lock;
 use crate::{diag, memory};
 
@@ -90,14 +91,6 @@ impl<E: KeyedEntry> Keyed<E> {
     pub(crate) fn by_id(&self, id: u32) -> Option<&'static E> {
         lock(&self.inner).list.get(id as usize).copied()
     }
-}
-
-/// `key` cut to at most `max` characters (keys are stored and compared cut).
-pub(crate) fn cut_key(key: &str, max: usize) -> &str {
-    if key.len() <= max {
-        return key;
-    }
-    key.char_indices().nth(max).map_or(key, |(i, _)| &key[..i])
 }
 
 #[cfg(test)]

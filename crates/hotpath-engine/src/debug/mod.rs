@@ -1,31 +1,5 @@
-//! Debug trackers (`dbg!`, `val!`, `gauge!`) and the bounded log store behind them.
-//!
-//! # The log store
-//!
-//! [`LogRing`] is a log of `Debug` values that any instrument can keep per site or
-//! entry: `const`-constructible (it fits in a macro's `static`), bounded, and cheap on
-//! the calling thread. [`LogRing::append`]`(&value, source)` records the value's
-//! `Debug` text with the time, the thread's name and an optional [`Location`]:
-//!
-//! - nothing happens unless a session records (`switch::enabled()`, one relaxed load);
-//! - the text is formatted on the calling thread into a per-thread scratch buffer,
-//!   outside any lock, through a writer that stops after `HOTPATH_MAX_LOG_LEN`
-//!   characters (default 1536): a longer text keeps `max - 3` characters and ends in
-//!   `...`, and is flagged `cut`; a `Debug` impl that panics is contained and logged as
-//!   `<Debug panicked>`, unseen by the program's panic hook (`contain`);
-//! - the record is then copied into the ring under the log's own lock: the ring keeps
-//!   the last `HOTPATH_LOGS_LIMIT` records (default 50) and overwrites the oldest in
-//!   place, reusing its strings' capacity, so a full ring allocates nothing;
-//! - [`LogRing::logs`] returns the kept records newest first as model
-//!   [`DebugLog`](hotpath_model::DebugLog)s (times in nanoseconds since the session
-//!   started), [`LogRing::total`] how many were ever appended.
-//!
-//! `log = true` on `#[measure]`, `#[future_fn]`, `channel!`, `future!` and `stream!`
-//! keeps a `LogRing` per site or entry (`functions/log_ring.rs`) and appends the
-//! result, output, message or item; `/{section}/{name}/logs` serves its `logs()`, and
-//! the `debug` section lists those rows under `logged`. Memory per ring: at most
-//! `HOTPATH_LOGS_LIMIT` records of at most `4 × HOTPATH_MAX_LOG_LEN` bytes of text
-//! (UTF-8), plus the thread name, and all rings within the shared budget below.
+//! Debug trackers (`dbg!`, `val!`, `gauge!`), which keep their values in the log
+//! store (`crate::logs`), and the `debug` section.
 //!
 //! # The trackers
 //!
@@ -50,31 +24,19 @@
 //! that formatted a value. Updates from many threads are exact: each entry has a lock,
 //! held only to copy one record.
 
-mod budget;
-mod contain;
 mod gauge;
 mod keyed;
-mod limits;
-mod location;
-mod log;
-mod ring;
 mod section;
 mod site;
-mod text;
 mod val;
 
-pub use budget::{log_bytes, LOG_BYTES_BUDGET};
+pub use crate::logs::{
+    log_bytes, Location, LogLimits, LogRing, DEFAULT_ENTRIES_LIMIT, DEFAULT_LOGS_LIMIT, DEFAULT_MAX_LOG_LEN,
+    LOG_BYTES_BUDGET,
+};
 pub use gauge::{GaugeRef, GaugeSite};
-pub use limits::{LogLimits, DEFAULT_ENTRIES_LIMIT, DEFAULT_LOGS_LIMIT, DEFAULT_MAX_LOG_LEN};
-pub use location::Location;
-pub use log::LogRing;
 pub use section::logs;
 pub use site::DbgSite;
 pub use val::{ValRef, ValSite};
 
-#[cfg(test)]
-pub(crate) use budget::TEST_LOGS;
-pub(crate) use contain::install_hook;
-pub(crate) use limits::{configure, current as current_limits};
 pub(crate) use section::section;
-pub(crate) use text::write_capped;

@@ -6,9 +6,9 @@
 use hotpath_model::{DbgRow, DebugLogs, DebugRow, DebugTrackers, TrackerKind, ValRow};
 
 use super::gauge::GAUGES;
-use super::limits::{self, Timebase};
 use super::site::DBG_ENTRIES;
 use super::val::VALS;
+use crate::logs::limits::{self, Timebase};
 use crate::options::Options;
 use crate::row_logs::{any_logged, logged_rows};
 use crate::sync::lock;

@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::Mutex;
 
 use super::keyed::{Keyed, KeyedEntry};
-use super::location::Location;
-use super::log::LogRing;
+use crate::logs::location::Location;
+use crate::logs::log::LogRing;
 use crate::sync::lock;
 use crate::{memory, switch};
 
@@ -120,8 +120,8 @@ impl<E: KeyedEntry> KeySite<E> {
             return (entry, None);
         }
         // Folded (or cut to the length limit): not cached, so the comparison above stays exact.
-        let max = super::limits::current().max_len;
-        let folded = entry.is_other().then(|| memory::untracked(|| Box::<str>::from(super::keyed::cut_key(key, max))));
+        let max = crate::logs::limits::current().max_len;
+        let folded = entry.is_other().then(|| memory::untracked(|| Box::<str>::from(crate::logs::cut_key(key, max))));
         (entry, folded)
     }
 }

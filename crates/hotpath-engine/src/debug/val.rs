@@ -4,9 +4,9 @@
 use std::fmt::Debug;
 
 use super::keyed::{Keyed, KeyedEntry};
-use super::location::Location;
-use super::log::LogRing;
 use super::site::KeySite;
+use crate::logs::location::Location;
+use crate::logs::log::LogRing;
 use crate::switch;
 
 /// A `val!` key's row and log.

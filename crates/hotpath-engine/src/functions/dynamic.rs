@@ -11,7 +11,7 @@
 use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 use std::sync::Mutex;
 
-use super::site::{FnSite, SiteName};
+use crate::record::{FnSite, SiteName};
 use crate::sync::lock;
 use crate::{diag, memory};
 

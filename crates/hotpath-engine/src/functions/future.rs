@@ -7,9 +7,9 @@ use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use super::recorder::{self, ThreadRecorder};
-use super::starts::StartSlot;
-use super::{FnSite, SiteCell, Usage};
+use crate::record::StartSlot;
+use crate::record::{self as recorder, hooks, ThreadRecorder};
+use crate::record::{FnSite, SiteCell, Usage};
 use crate::sampling;
 use crate::switch;
 
@@ -155,13 +155,7 @@ struct PollFrame<'a> {
 impl<'a> PollFrame<'a> {
     #[inline(always)]
     fn begin(recorder: &'a ThreadRecorder, cell: &'a SiteCell, id: u32) -> Self {
-        #[cfg(all(feature = "cpu", target_os = "linux"))]
-        crate::cpu::stack::push(id);
-        #[cfg(all(
-            any(feature = "services-http", feature = "services-sql"),
-            not(all(feature = "cpu", target_os = "linux"))
-        ))]
-        crate::services::source::push(id);
+        hooks::enter(id);
         #[cfg(not(any(
             all(feature = "cpu", target_os = "linux"),
             feature = "services-http",
@@ -183,13 +177,7 @@ impl<'a> PollFrame<'a> {
 
     #[inline(always)]
     fn account(&self, end: Usage) -> (Usage, Usage) {
-        #[cfg(all(feature = "cpu", target_os = "linux"))]
-        crate::cpu::stack::pop();
-        #[cfg(all(
-            any(feature = "services-http", feature = "services-sql"),
-            not(all(feature = "cpu", target_os = "linux"))
-        ))]
-        crate::services::source::pop();
+        hooks::exit();
         let inclusive = end.elapsed_since(self.start);
         let exclusive = self.recorder.pop_frame(self.saved, inclusive);
         self.cell.add_poll(inclusive.ticks, exclusive.ticks);
@@ -211,8 +199,8 @@ mod tests {
     use std::task::{Context, Waker};
 
     use super::MeasuredFuture;
-    use crate::functions::recorder::collect;
-    use crate::functions::site::{FnSite, SiteName};
+    use crate::record::collect;
+    use crate::record::{FnSite, SiteName};
 
     static SITE: FnSite = FnSite::new(SiteName::Label("future-tests::in-flight"), file!(), line!(), true);
 

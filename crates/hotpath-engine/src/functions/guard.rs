@@ -1,8 +1,8 @@
 //! The sync frame: created as the first statement of a measured function, dropped
 //! when it returns, unwinds or breaks out.
 
-use super::recorder::{self, ThreadRecorder};
-use super::{FnSite, SiteCell, Usage};
+use crate::record::{self as recorder, hooks, ThreadRecorder};
+use crate::record::{FnSite, SiteCell, Usage};
 use crate::sampling::{self, Sampled};
 use crate::switch;
 
@@ -36,13 +36,7 @@ impl FnGuard {
             switch::count_dropped();
             return Self::inactive();
         };
-        #[cfg(all(feature = "cpu", target_os = "linux"))]
-        crate::cpu::stack::push(id);
-        #[cfg(all(
-            any(feature = "services-http", feature = "services-sql"),
-            not(all(feature = "cpu", target_os = "linux"))
-        ))]
-        crate::services::source::push(id);
+        hooks::enter(id);
         // SAFETY: as above.
         let saved = unsafe { &*recorder }.push_frame();
         let start = Usage::now();
@@ -83,13 +77,7 @@ impl Drop for FnGuard {
             return;
         }
         let inclusive = Usage::now().elapsed_since(self.start);
-        #[cfg(all(feature = "cpu", target_os = "linux"))]
-        crate::cpu::stack::pop();
-        #[cfg(all(
-            any(feature = "services-http", feature = "services-sql"),
-            not(all(feature = "cpu", target_os = "linux"))
-        ))]
-        crate::services::source::pop();
+        hooks::exit();
         // SAFETY: set together in `enter` from this thread's live recorder.
         let (recorder, cell) = unsafe { (&*self.recorder, &*self.cell) };
         let exclusive = recorder.pop_frame(self.saved, inclusive);

@@ -4,8 +4,8 @@
 
 use std::fmt::Debug;
 
-use super::log_ring::Owner;
-use super::site::{FnSite, SiteKind};
+use crate::logs::log_ring::Owner;
+use crate::record::{FnSite, SiteKind};
 use crate::switch;
 
 /// The `log = true` hook of `#[measure]`, `#[future_fn]` and `future!`: keeps the

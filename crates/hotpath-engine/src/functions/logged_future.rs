@@ -10,7 +10,7 @@ use pin_project_lite::pin_project;
 
 use super::future::MeasuredFuture;
 use super::logged::log_value;
-use super::site::FnSite;
+use crate::record::FnSite;
 
 pin_project! {
     /// A future wrapped by `future!(.., log = true)`; resolves to what the inner future

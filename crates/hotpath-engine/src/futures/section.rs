@@ -3,9 +3,9 @@
 use hotpath_model::{FutureRow, Futures};
 
 use crate::clock::to_ns;
-use crate::durations;
-use crate::functions::{named, select, FnSite, Named, SiteKind, SiteTotals};
 use crate::options::Options;
+use crate::record::durations;
+use crate::record::{named, select, FnSite, Named, SiteKind, SiteTotals};
 
 /// Rows sorted by total wall time, largest first. `None` when no future was polled.
 pub(crate) fn section(totals: &[SiteTotals], ratio: f64, config: &Options) -> Option<Futures> {

@@ -38,8 +38,8 @@ pub use marked::Marked;
 use section::Counts;
 use valgrind::Host;
 
-use crate::functions::SiteTotals;
 use crate::options::Options;
+use crate::record::SiteTotals;
 
 /// What `start` found, for the rest of the session.
 struct State {

@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use hotpath_model::{FunctionIcount, FunctionsIcount};
 
 use super::graph::TagCounts;
-use crate::functions::{registered_sites, select, SiteKind, SiteTotals};
 use crate::options::Options;
+use crate::record::{registered_sites, select, SiteKind, SiteTotals};
 
 /// What the dump said: per tag counts, the whole run's instructions, the tool.
 pub(crate) struct Counts {

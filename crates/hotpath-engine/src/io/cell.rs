@@ -7,8 +7,8 @@
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use crate::histogram::{Histogram, LocalHistogram};
+use crate::record::Totals;
 use crate::sync::bump;
-use crate::thread::Totals;
 
 /// The operations an `io!` wrapper records.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -283,7 +283,7 @@ impl Totals<IoCell> for IoTotals {
     }
 }
 
-impl crate::thread::Reset for IoCell {
+impl crate::record::Reset for IoCell {
     /// Zeroes the numbers for a new session.
     fn reset(&self) {
         self.instances.store(0, Relaxed);

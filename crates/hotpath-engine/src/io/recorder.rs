@@ -9,7 +9,7 @@ use std::ptr;
 
 use super::cell::{IoCell, IoTotals};
 use crate::memory;
-use crate::thread::{self, Cells, Current, ExitHook, Recorder, Registry};
+use crate::record::{self, Cells, Current, ExitHook, Recorder, Registry};
 
 /// Entry ids are below this (32,768); an entry past it (beyond the caps of `entries`,
 /// only with tens of thousands of call sites) is passed through and counted as dropped.
@@ -51,7 +51,7 @@ thread_local! {
 /// (or past the id space). The cell is lent for the call only: it is freed at thread exit.
 #[inline(always)]
 pub(crate) fn with_cell<O>(id: u32, f: impl FnOnce(&IoCell) -> O) -> Option<O> {
-    thread::with_recorder(
+    record::with_recorder(
         &REGISTRY,
         &CURRENT,
         &EXIT,

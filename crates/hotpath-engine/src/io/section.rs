@@ -85,7 +85,7 @@ fn transfer(t: &TransferTotals, ratio: f64, config: &Options) -> IoTransfer {
         // Durations below one nanosecond still count as one, so the rate stays finite.
         let secs = out.timed_ns.max(1) as f64 / 1e9;
         out.bytes_per_sec = Some((t.timed_bytes as f64 / secs).round() as u64);
-        out.buckets = crate::durations::buckets(&t.histogram, t.timed_ticks, ratio, config);
+        out.buckets = crate::record::buckets(&t.histogram, t.timed_ticks, ratio, config);
     }
     out
 }

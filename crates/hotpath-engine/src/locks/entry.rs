@@ -16,8 +16,8 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use crate::clock;
 use crate::entries::{Entry, Instrument, Registry, Site};
-use crate::functions::{count_metric, record_metric, Metric};
 use crate::reach::Derefs;
+use crate::record::{count_metric, record_metric, Metric};
 use crate::sampling::{self, Sampled};
 
 /// One in this many uncontended acquisitions per thread and lock mode has its hold timed.

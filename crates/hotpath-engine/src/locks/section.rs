@@ -3,10 +3,10 @@
 use hotpath_model::{LockTiming, MutexRow, Mutexes, RwLockRow, RwLocks};
 
 use super::entry::{Mode, MutexEntry, RwLockEntry};
-use crate::durations;
 use crate::entries::{short_type_name, Instrument};
-use crate::functions::{select, SiteTotals};
 use crate::options::Options;
+use crate::record::durations;
+use crate::record::{select, SiteTotals};
 
 fn timing(mode: &Mode, totals: &[SiteTotals], ratio: f64, config: &Options) -> LockTiming {
     let empty = SiteTotals::default();

@@ -5,8 +5,8 @@
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use crate::histogram::{Histogram, LocalHistogram};
+use crate::record::Totals;
 use crate::sync::bump;
-use crate::thread::Totals;
 
 /// What a route scope saw during one request (see `scope`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

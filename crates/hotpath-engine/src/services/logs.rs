@@ -2,7 +2,7 @@
 //! them): each row's log under the row's name as its section names it.
 
 use super::rows::Row;
-use crate::debug::LogRing;
+use crate::logs::LogRing;
 
 /// The logs of the rows that logged something, as (section, row name as in the
 /// report, log).

@@ -44,8 +44,6 @@ mod rows;
 mod scope;
 #[cfg(feature = "axum")]
 mod server;
-#[cfg(all(any(feature = "services-http", feature = "services-sql"), not(all(feature = "cpu", target_os = "linux"))))]
-pub(crate) mod source;
 #[cfg(feature = "services-sql")]
 mod sql;
 #[cfg(any(feature = "axum", feature = "services-http"))]

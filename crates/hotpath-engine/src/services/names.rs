@@ -8,7 +8,7 @@ use super::rows::{Row, NONE};
 /// Route and function names by id.
 pub(crate) struct Names {
     routes: HashMap<u32, &'static str>,
-    functions: Vec<&'static crate::functions::FnSite>,
+    functions: Vec<&'static crate::record::FnSite>,
 }
 
 impl Names {
@@ -16,7 +16,7 @@ impl Names {
     pub(crate) fn new(routes: &[&'static Row]) -> Self {
         Self {
             routes: routes.iter().map(|&r| (r.id(), r.text())).collect(),
-            functions: crate::functions::registered_sites(),
+            functions: crate::record::registered_sites(),
         }
     }
 

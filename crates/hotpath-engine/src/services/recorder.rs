@@ -7,7 +7,7 @@ use std::ptr;
 
 use super::cell::{RequestCell, RequestTotals};
 use crate::memory;
-use crate::thread::{self, Cells, Current, ExitHook, Recorder, Registry};
+use crate::record::{self, Cells, Current, ExitHook, Recorder, Registry};
 
 /// Row ids are below this (16,384); the three tables hold at most `MAX_ENTRIES_LIMIT` + 1
 /// rows each, well below it.
@@ -49,7 +49,7 @@ thread_local! {
 /// thread is exiting).
 #[inline]
 pub(crate) fn with_cell(id: u32, f: impl FnOnce(&RequestCell)) {
-    let done = thread::with_recorder(
+    let done = record::with_recorder(
         &REGISTRY,
         &CURRENT,
         &EXIT,

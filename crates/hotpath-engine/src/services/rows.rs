@@ -74,7 +74,7 @@ pub(crate) struct Row {
     overflow: bool,
     example: Option<Box<str>>,
     /// Its last executions or requests, in the debug trackers' log store (`logs.rs`).
-    log: crate::debug::LogRing,
+    log: crate::logs::LogRing,
     /// Requests in flight and the most at once; on lines of their own, the one shared
     /// write of a server request.
     #[cfg(feature = "axum")]
@@ -125,7 +125,7 @@ impl Row {
     }
 
     /// Its log of executions or requests.
-    pub(crate) fn log(&self) -> &crate::debug::LogRing {
+    pub(crate) fn log(&self) -> &crate::logs::LogRing {
         &self.log
     }
 
@@ -281,7 +281,7 @@ fn make(hash: u64, key: &Key<'_>, overflow: bool, example: Option<Box<str>>) -> 
         tag: key.tag,
         overflow,
         example,
-        log: crate::debug::LogRing::new(),
+        log: crate::logs::LogRing::new(),
         #[cfg(feature = "axum")]
         in_flight: Padded(AtomicU64::new(0)),
         #[cfg(feature = "axum")]

@@ -21,7 +21,7 @@ use super::cell::ScopeCounts;
 #[cfg(any(feature = "services-http", feature = "services-sql"))]
 use super::rows::NONE;
 #[cfg(feature = "axum")]
-use crate::functions::{self, Usage};
+use crate::record::{self, Usage};
 
 // Requests are scoped only with the server instrument (`axum`); without it the HTTP
 // and SQL instruments see no scope (`NONE`).
@@ -76,7 +76,7 @@ impl Scope {
     #[inline]
     pub(crate) fn enter(&self) -> Entered<'_> {
         let previous = CURRENT.with(|c| c.replace(ptr::from_ref(self)));
-        Entered { scope: self, previous, saved: functions::open_window(), _not_send: PhantomData }
+        Entered { scope: self, previous, saved: record::open_window(), _not_send: PhantomData }
     }
 }
 
@@ -95,7 +95,7 @@ pub(crate) struct Entered<'a> {
 impl Drop for Entered<'_> {
     #[inline]
     fn drop(&mut self) {
-        let inside = functions::close_window(self.saved);
+        let inside = record::close_window(self.saved);
         CURRENT.with(|c| c.set(self.previous));
         let mut counts = self.scope.counts.get();
         counts.function_ticks = counts.function_ticks.wrapping_add(inside.ticks);
@@ -162,14 +162,11 @@ fn add(route: u32, f: impl FnOnce(&mut ScopeCounts)) {
 }
 
 /// The innermost measured function on this thread (a row's Source), or [`NONE`]:
-/// from the CPU sampler's stack of sites with `hotpath-cpu`, else from `source`'s.
+/// kept by the frames' hooks (`record::hooks`).
 #[cfg(any(feature = "services-http", feature = "services-sql"))]
 #[inline]
 pub(crate) fn current_function() -> u32 {
-    #[cfg(all(feature = "cpu", target_os = "linux"))]
-    return crate::cpu::stack::top().unwrap_or(NONE);
-    #[cfg(not(all(feature = "cpu", target_os = "linux")))]
-    super::source::top().unwrap_or(NONE)
+    crate::record::hooks::innermost().unwrap_or(NONE)
 }
 
 #[cfg(all(test, feature = "axum", feature = "services-http", feature = "services-sql"))]

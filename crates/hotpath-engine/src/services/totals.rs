@@ -16,7 +16,7 @@ pub(crate) fn latency(t: &RequestTotals, options: &Options) -> DurationStats {
     stats.max_ns = max;
     stats.percentiles_ns =
         Percentiles(options.percentiles.iter().map(|&p| (p, t.histogram.percentile(p).clamp(min, max))).collect());
-    stats.buckets = crate::durations::buckets(&t.histogram, t.sum_ns, 1.0, options);
+    stats.buckets = crate::record::buckets(&t.histogram, t.sum_ns, 1.0, options);
     stats
 }
 

@@ -7,7 +7,8 @@
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use crate::entries::{Entry, Instrument, Registry, Site};
-use crate::functions::{LogSlot, Metric};
+use crate::logs::LogSlot;
+use crate::record::Metric;
 
 /// The call site `stream!` emits as a `static`. Not a public API.
 pub type StreamSite = Site<StreamEntry>;

@@ -4,10 +4,10 @@ use hotpath_model::{StreamRow, Streams};
 
 use super::entry::StreamEntry;
 use crate::clock::{self, to_ns};
-use crate::durations;
 use crate::entries::{short_type_name, Instrument};
-use crate::functions::{select, SiteTotals};
 use crate::options::Options;
+use crate::record::durations;
+use crate::record::{select, SiteTotals};
 
 /// Rows by items yielded, most first, from the metrics' `totals`. `None` when no stream
 /// was wrapped.

@@ -14,7 +14,7 @@ use pin_project_lite::pin_project;
 use super::entry::{StreamEntry, StreamSite};
 use crate::clock;
 use crate::entries::Entry;
-use crate::functions::{count_metric, record_metric};
+use crate::record::{count_metric, record_metric};
 use crate::switch;
 
 /// Items per window: one clock read and one cell update per window.

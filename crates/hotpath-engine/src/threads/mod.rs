@@ -6,11 +6,10 @@
 //! - `os_*`: one file per platform, each returning the same [`OsSample`].
 //! - `sample`: what one OS sample holds.
 //! - `sampler`: the sampling thread and the per-thread history (CPU%, Max%).
-//! - `exit_hook`: final numbers of threads that exit (Linux), `exited`: the ended
-//!   threads the view keeps.
-//! - `section`: the `threads` report section; `own`: the profiler's own threads.
+//! - `exited`: the ended threads the view keeps, from the final numbers that exiting
+//!   threads leave (`record::exit_hook`, Linux).
+//! - `section`: the `threads` report section; the profiler's own threads are `memory`'s.
 
-mod exit_hook;
 mod exited;
 #[cfg(any(target_os = "linux", target_os = "android"))]
 #[path = "os_linux.rs"]
@@ -24,13 +23,10 @@ mod os;
 #[cfg(not(any(target_os = "linux", target_os = "android", target_vendor = "apple", windows)))]
 #[path = "os_other.rs"]
 mod os;
-mod own;
 mod sample;
 mod sampler;
 mod section;
 
-pub(crate) use exit_hook::watch as watch_exit;
-pub(crate) use own::mark_profiler_thread;
 pub(crate) use sample::{OsSample, OsThread, State};
 pub(crate) use sampler::{sample_now, start};
 pub(crate) use section::section;

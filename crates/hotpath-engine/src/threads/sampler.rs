@@ -4,10 +4,10 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use super::exit_hook;
 use super::exited::{Ended, Exited};
 use super::{os, OsSample, State};
 use crate::diag::warn;
+use crate::record::exit_hook;
 use crate::sync::lock;
 
 /// What the view knows about one live thread.
@@ -72,7 +72,7 @@ pub(crate) fn start(interval: Duration, main_tid: u64) {
     });
     exit_hook::enable();
     #[cfg(feature = "alloc")]
-    crate::alloc::counters::on_new_thread(exit_hook::watch);
+    crate::alloc_counters::on_new_thread(exit_hook::watch);
     // The baseline sample is the sampler's first act, and the sampler is created by the
     // starter: neither the stat files nor the thread's creation is on the program's thread.
     crate::spawn::soon(
@@ -100,7 +100,7 @@ pub(crate) fn sample_now() {
     };
     // Slots claimed before the listing: an owner the listing misses has exited.
     #[cfg(feature = "alloc")]
-    let claimed = crate::alloc::counters::claimed();
+    let claimed = crate::alloc_counters::claimed();
     let sample = os::sample(main_tid);
     let mut guard = lock(&HISTORY);
     let Some(history) = guard.as_mut() else { return };
@@ -110,7 +110,7 @@ pub(crate) fn sample_now() {
             let alive = sample.alive();
             history.update(sample, Instant::now());
             #[cfg(feature = "alloc")]
-            crate::alloc::counters::reclaim(&claimed, &alive);
+            crate::alloc_counters::reclaim(&claimed, &alive);
         }
         Err(e) if !history.failed => {
             history.failed = true;
@@ -195,8 +195,8 @@ impl History {
         }
         // Slots of ended threads are reclaimed after this update: still readable here.
         #[cfg(feature = "alloc")]
-        let allocs: HashMap<u64, crate::alloc::counters::ThreadAllocs> =
-            crate::alloc::counters::per_thread().into_iter().collect();
+        let allocs: HashMap<u64, crate::alloc_counters::ThreadAllocs> =
+            crate::alloc_counters::per_thread().into_iter().collect();
         #[cfg(feature = "alloc")]
         let allocs_of = |tid: u64| allocs.get(&tid).map(|a| (a.alloc_bytes, a.free_bytes)).or(Some((0, 0)));
         for record in records {
@@ -211,7 +211,7 @@ impl History {
             self.just_ended.insert(tid);
             // The profiler's own threads are never shown, so they take no place among the
             // kept ended threads.
-            if super::own::is_profiler_thread(tid, &name) {
+            if crate::memory::is_profiler_thread(tid, &name) {
                 continue;
             }
             let (user_ns, sys_ns) = since(before, record.user_ns, record.sys_ns);
@@ -228,7 +228,7 @@ impl History {
         for tid in gone {
             // Already retired above if it left a record.
             let Some(t) = self.threads.remove(&tid) else { continue };
-            if super::own::is_profiler_thread(tid, &t.name) {
+            if crate::memory::is_profiler_thread(tid, &t.name) {
                 continue;
             }
             let (user_ns, sys_ns, max_cpu_percent) = (t.user_ns, t.sys_ns, t.max_cpu_percent);

@@ -10,13 +10,13 @@ use super::sampler::{sample_now, with_history};
 pub(crate) fn section(limit: usize, show_internal: bool) -> Option<Threads> {
     sample_now();
     #[cfg(feature = "alloc")]
-    let allocs: std::collections::HashMap<u64, crate::alloc::counters::ThreadAllocs> =
-        crate::alloc::counters::per_thread().into_iter().collect();
+    let allocs: std::collections::HashMap<u64, crate::alloc_counters::ThreadAllocs> =
+        crate::alloc_counters::per_thread().into_iter().collect();
     with_history(|history| {
         let mut rows: Vec<ThreadRow> = history
             .threads
             .iter()
-            .filter(|(&tid, t)| show_internal || !super::own::is_profiler_thread(tid, &t.name))
+            .filter(|(&tid, t)| show_internal || !crate::memory::is_profiler_thread(tid, &t.name))
             .map(|(&tid, t)| {
                 let mut row = ThreadRow::default();
                 row.name = t.name.clone();
@@ -40,7 +40,7 @@ pub(crate) fn section(limit: usize, show_internal: bool) -> Option<Threads> {
                 .exited
                 .kept
                 .iter()
-                .filter(|e| show_internal || !super::own::is_profiler_thread(e.tid, &e.name))
+                .filter(|e| show_internal || !crate::memory::is_profiler_thread(e.tid, &e.name))
                 .map(|e| {
                     let mut row = ThreadRow::default();
                     row.name = e.name.clone();
@@ -73,7 +73,7 @@ pub(crate) fn section(limit: usize, show_internal: bool) -> Option<Threads> {
         section.rows = rows;
         #[cfg(feature = "alloc")]
         {
-            let totals = crate::alloc::counters::process_totals();
+            let totals = crate::alloc_counters::process_totals();
             let mut alloc = hotpath_model::AllocTotals::default();
             alloc.alloc_bytes = totals.alloc_bytes;
             alloc.dealloc_bytes = totals.free_bytes;

@@ -3,8 +3,8 @@
 use hotpath_model::{Http, HttpRow};
 
 use super::call::{Client, ENDPOINTS};
-use crate::functions::select;
 use crate::options::Options;
+use crate::record::select;
 use crate::services::cell::RequestTotals;
 use crate::services::names::{row_name, Names};
 use crate::services::totals::{self, by_total};

@@ -3,8 +3,8 @@
 use hotpath_model::{Server, ServerRow};
 
 use super::serving::{is_matched, ROUTES};
-use crate::functions::select;
 use crate::options::Options;
+use crate::record::select;
 use crate::services::cell::RequestTotals;
 use crate::services::scope;
 use crate::services::totals::{self, by_total};

@@ -26,7 +26,7 @@ pub(crate) struct Serving {
     scope: Option<Scope>,
     start: Instant,
     #[cfg(feature = "alloc")]
-    usage: crate::functions::Usage,
+    usage: crate::record::Usage,
     done: bool,
 }
 
@@ -63,7 +63,7 @@ impl Serving {
             scope,
             start: Instant::now(),
             #[cfg(feature = "alloc")]
-            usage: crate::functions::Usage::default(),
+            usage: crate::record::Usage::default(),
             done: false,
         }
     }
@@ -74,9 +74,9 @@ impl Serving {
         let _entered = self.scope.as_ref().map(Scope::enter);
         #[cfg(feature = "alloc")]
         {
-            let start = crate::functions::Usage::now();
+            let start = crate::record::Usage::now();
             let result = f();
-            self.usage = self.usage.plus(crate::functions::Usage::now().elapsed_since(start));
+            self.usage = self.usage.plus(crate::record::Usage::now().elapsed_since(start));
             result
         }
         #[cfg(not(feature = "alloc"))]

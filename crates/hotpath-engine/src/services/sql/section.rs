@@ -3,8 +3,8 @@
 use hotpath_model::{Sql, SqlRow};
 
 use super::record::{Library, QUERIES};
-use crate::functions::select;
 use crate::options::Options;
+use crate::record::select;
 use crate::services::cell::RequestTotals;
 use crate::services::names::{row_name, Names};
 use crate::services::totals::{self, by_total};

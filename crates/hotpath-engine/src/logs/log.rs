@@ -131,7 +131,7 @@ impl LogRing {
                     r.source = source;
                     r.key.clear();
                     if let Some(key) = key {
-                        r.key.push_str(super::keyed::cut_key(key, limits.max_len));
+                        r.key.push_str(super::text::cut_key(key, limits.max_len));
                     }
                 });
                 budget::changed(before, after);

@@ -2,8 +2,8 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
-use crate::functions::Usage;
 use crate::histogram::{Histogram, LocalHistogram};
+use crate::record::Usage;
 use crate::sync::bump;
 
 /// Whether per-call numbers include nested measured calls (set once per session).

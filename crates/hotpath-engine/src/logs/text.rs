@@ -129,6 +129,14 @@ fn current_name() -> Box<str> {
     name.chars().take(64).collect::<String>().into_boxed_str()
 }
 
+/// `key` cut to at most `max` characters (keys are stored and compared cut).
+pub(crate) fn cut_key(key: &str, max: usize) -> &str {
+    if key.len() <= max {
+        return key;
+    }
+    key.char_indices().nth(max).map_or(key, |(i, _)| &key[..i])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,8 +5,8 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Acquire, Ordering::Relax
 use super::starts::{StartSlot, Starts};
 use super::Usage;
 use crate::histogram::{Histogram, LocalHistogram};
+use crate::record::Totals;
 use crate::sync::bump;
-use crate::thread::Totals;
 
 /// Per-thread record of one site. Written only by its thread; read by the collector.
 pub(crate) struct SiteCell {
@@ -36,7 +36,7 @@ pub(crate) struct SiteCell {
     starts: Starts,
     histogram: LocalHistogram,
     #[cfg(feature = "alloc")]
-    alloc: crate::alloc::AllocCell,
+    alloc: crate::record::AllocCell,
 }
 
 impl Default for SiteCell {
@@ -64,7 +64,7 @@ impl SiteCell {
             starts: Starts::new(),
             histogram: LocalHistogram::new(),
             #[cfg(feature = "alloc")]
-            alloc: crate::alloc::AllocCell::new(),
+            alloc: crate::record::AllocCell::new(),
         }
     }
 
@@ -220,7 +220,7 @@ pub(crate) struct SiteTotals {
     pub(crate) busy: u64,
     pub(crate) histogram: Histogram,
     #[cfg(feature = "alloc")]
-    pub(crate) alloc: crate::alloc::AllocTotals,
+    pub(crate) alloc: crate::record::AllocTotals,
 }
 
 impl Default for SiteTotals {
@@ -240,7 +240,7 @@ impl Default for SiteTotals {
             busy: 0,
             histogram: Histogram::default(),
             #[cfg(feature = "alloc")]
-            alloc: crate::alloc::AllocTotals::default(),
+            alloc: crate::record::AllocTotals::default(),
         }
     }
 }
@@ -266,7 +266,7 @@ impl SiteTotals {
     }
 }
 
-impl crate::thread::Reset for SiteCell {
+impl crate::record::Reset for SiteCell {
     fn reset(&self) {
         SiteCell::reset(self);
     }

@@ -11,9 +11,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use super::cell::{SiteCell, SiteTotals};
-use super::frame::Usage;
+use super::usage::Usage;
 use crate::memory;
-use crate::thread::{Cells, Current, ExitHook, Recorder, Registry};
+use crate::record::{Cells, Current, ExitHook, Recorder, Registry};
 
 /// 256 chunks of 64: sites past 16,384 are not recorded (and are counted as dropped).
 const CHUNKS: usize = 256;

@@ -100,7 +100,7 @@ impl<R: Recorder, T: Totals<R::Cell>> Registry<R, T> {
             return self.attach_late(current, new);
         }
         #[cfg(feature = "threads")]
-        crate::threads::watch_exit();
+        super::exit_hook::watch();
         self.attach_new(current, new)
     }
 

@@ -21,7 +21,7 @@ impl Usage {
     pub(crate) fn now() -> Self {
         #[cfg(feature = "alloc")]
         {
-            let (bytes, allocs) = crate::alloc::counters::thread_allocated();
+            let (bytes, allocs) = crate::alloc_counters::thread_allocated();
             Self { ticks: crate::clock::now(), bytes, allocs }
         }
         #[cfg(not(feature = "alloc"))]

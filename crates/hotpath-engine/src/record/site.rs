@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use std::sync::Mutex;
 
-use super::log_ring::LogSlot;
+use crate::logs::LogSlot;
 use crate::sync::lock;
 
 /// How a site is named in reports.

@@ -1,6 +1,6 @@
 //! The logs behind `log = true`: the `Debug` text of the last values a call site or
 //! entry produced (function results, future outputs, channel messages, stream items),
-//! kept per site or entry in a [`LogRing`](crate::debug::LogRing) of the debug
+//! kept per site or entry in a [`LogRing`](crate::logs::LogRing) of the debug
 //! trackers' store (hooks in `logged.rs` and in each instrument), so they have its
 //! limits: `HOTPATH_LOGS_LIMIT` records per log (default 50), each at most
 //! `HOTPATH_MAX_LOG_LEN` characters (default 1536; a longer text keeps `max - 3`
@@ -16,7 +16,7 @@ use std::sync::{Mutex, OnceLock};
 
 use hotpath_model::DebugLog;
 
-use crate::debug::LogRing;
+use crate::logs::LogRing;
 use crate::memory;
 use crate::sync::lock;
 
@@ -111,7 +111,7 @@ pub(crate) struct DebugText {
 pub(crate) fn debug_text(value: &dyn Debug) -> DebugText {
     memory::untracked(|| {
         let mut text = String::new();
-        let cut = crate::debug::write_capped(&mut text, value, limits().1);
+        let cut = crate::logs::write_capped(&mut text, value, limits().1);
         DebugText { text, cut }
     })
 }
@@ -119,7 +119,7 @@ pub(crate) fn debug_text(value: &dyn Debug) -> DebugText {
 /// Records per ring and characters per record: the log limits the session resolved
 /// (`HOTPATH_LOGS_LIMIT`, `HOTPATH_MAX_LOG_LEN`), shared with the debug trackers.
 fn limits() -> (usize, usize) {
-    let limits = crate::debug::current_limits();
+    let limits = crate::logs::current_limits();
     (limits.per_entry, limits.max_len)
 }
 
@@ -128,7 +128,7 @@ mod tests {
 
     fn bounded_debug(value: &dyn std::fmt::Debug, max: usize) -> String {
         let mut out = String::new();
-        crate::debug::write_capped(&mut out, value, max);
+        crate::logs::write_capped(&mut out, value, max);
         out
     }
 

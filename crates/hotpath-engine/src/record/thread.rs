@@ -1,19 +1,8 @@
-//! The per-thread recording mechanism every recorder is built from: a table of cells
-//! by id (`cells`) and the registry of live and exited threads (`registry`).
-//!
-//! Function sites (`functions::recorder`), instrument metrics (`functions::metric`) and
-//! `io!` entries (`io::recorder`) each own a registry and its thread-locals, so each has
-//! an id space of its own. Recording writes only the calling thread's recorder; when the
-//! thread exits its numbers fold into the registry's retired totals. Nothing here knows
-//! what a cell holds.
-
-mod cells;
-mod registry;
+//! Lending a thread its recorder of a [`Registry`].
 
 use std::thread::LocalKey;
 
-pub(crate) use cells::Cells;
-pub(crate) use registry::{Current, ExitHook, Recorder, Registry, Reset, Totals};
+use super::registry::{Current, ExitHook, Recorder, Registry, Totals};
 
 /// Lends this thread's recorder of `registry` (attached on first use) to `f`; `None`
 /// while the thread is exiting.

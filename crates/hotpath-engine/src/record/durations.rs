@@ -4,9 +4,9 @@
 use hotpath_model::{Buckets, DurationStats, Percentiles, BUCKET_BOUNDS_NS};
 
 use crate::clock::to_ns;
-use crate::functions::SiteTotals;
 use crate::histogram::Histogram;
 use crate::options::Options;
+use crate::record::SiteTotals;
 
 /// Count, total, mean, max and configured percentiles of the durations in `t`, plus
 /// `zeros` durations of zero that were counted but never recorded (an uncontended lock

@@ -18,7 +18,7 @@ use std::ptr;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 use super::cell::{SiteCell, SiteTotals};
-use crate::thread::{self, Cells, Current, ExitHook, Recorder, Registry};
+use super::{Cells, Current, ExitHook, Recorder, Registry};
 use crate::{memory, switch};
 
 /// Cells for metric ids below 32,768. Entries take 1 (stream) to 4 (RwLock) metrics, 9
@@ -80,7 +80,7 @@ thread_local! {
 /// exiting, or the id is past [`CAPACITY`]).
 #[inline(always)]
 fn with_cell<O>(metric: Metric, f: impl FnOnce(&SiteCell) -> O) -> Option<O> {
-    thread::with_recorder(
+    super::with_recorder(
         &REGISTRY,
         &CURRENT,
         &EXIT,

@@ -1,0 +1,66 @@
+//! The recording core every instrument records through; it knows no instrument.
+//!
+//! - `registry`, `cells`, `thread`: the per-thread mechanism every recorder is built
+//!   from, a table of cells by id and the registry of live and exited threads.
+//!   Function sites (`recorder`), instrument metrics (`metric`) and `io!` entries
+//!   (`io::recorder`) each own a registry and its thread-locals, so each has an id
+//!   space of its own. Recording writes only the calling thread's recorder; when the
+//!   thread exits its numbers fold into the registry's retired totals.
+//! - `site`: the static call site each measuring macro emits, registered once.
+//! - `cell`, `alloc_cell`, `starts`: one site's numbers on one thread (durations,
+//!   allocations, start ticks of running async calls), and their merge over threads.
+//! - `recorder`: a thread's site cells and frame stack, and the registry of all threads'.
+//! - `usage`: what a frame reads at entry and exit (ticks, and allocation counters).
+//! - `hooks`: what a frame does besides timing, for the instruments that attach to
+//!   measured calls (CPU stack, call sources); `stack` and `source` hold their
+//!   per-thread state, and `crate::alloc_counters` the allocator's.
+//! - `metric`: durations of other instruments, in cells of their own id space.
+//! - `durations`: merged totals turned into the report's duration statistics.
+//! - `select`: rows merged by name, focus filter and row limit.
+//! - `exit_hook`: final numbers of threads that exit, for the threads view.
+
+#[cfg(feature = "alloc")]
+mod alloc_cell;
+mod cell;
+mod cells;
+pub(crate) mod durations;
+#[cfg(feature = "threads")]
+pub(crate) mod exit_hook;
+pub(crate) mod hooks;
+mod metric;
+mod recorder;
+mod registry;
+mod select;
+mod site;
+#[cfg(all(any(feature = "services-http", feature = "services-sql"), not(all(feature = "cpu", target_os = "linux"))))]
+mod source;
+#[cfg(all(feature = "cpu", target_os = "linux"))]
+pub(crate) mod stack;
+mod starts;
+mod thread;
+mod usage;
+
+#[cfg(feature = "alloc")]
+pub(crate) use alloc_cell::{inclusive, set_inclusive, AllocCell, AllocTotals};
+pub(crate) use cell::{SiteCell, SiteTotals};
+pub(crate) use cells::Cells;
+pub(crate) use durations::buckets;
+pub(crate) use metric::{collect as collect_metrics, count_metric, record_metric, reset as reset_metrics, Metric};
+pub use recorder::ThreadMark;
+#[cfg(feature = "axum")]
+pub(crate) use recorder::{close_window, open_window};
+pub(crate) use recorder::{collect, current, live_threads, reset, ThreadRecorder};
+pub(crate) use registry::{Current, ExitHook, Recorder, Registry, Reset, Totals};
+pub(crate) use select::{named, select, Named};
+#[cfg(any(
+    all(feature = "cpu", target_os = "linux"),
+    feature = "icount",
+    feature = "services-http",
+    feature = "services-sql"
+))]
+pub(crate) use site::registered as registered_sites;
+pub(crate) use site::SiteKind;
+pub use site::{FnSite, SiteName};
+pub(crate) use starts::StartSlot;
+pub(crate) use thread::with_recorder;
+pub(crate) use usage::Usage;
