@@ -1,7 +1,7 @@
 //! Small synchronization helpers. Locking never panics: a poisoned lock still holds
 //! consistent profiler data, because every critical section only adds numbers.
 //!
-//! The lock-free structures (`thread::cells`, `cpu::ring`, `channels::ring`) take
+//! The lock-free structures (`record::cells`, `cpu::ring`, `channels::ring`) take
 //! their atomics and cells from [`atomic`] and [`cell`]: std's, or loom's when the
 //! unit tests are built with `--cfg loom` to model-check them (`scripts/test-unsafe`).
 

@@ -4,22 +4,7 @@
 use std::str::FromStr;
 
 use crate::section::{section_table, SectionData};
-use crate::sections::channels::Channels;
-use crate::sections::debug::DebugTrackers;
-use crate::sections::functions_alloc::FunctionsAlloc;
-use crate::sections::functions_cpu::FunctionsCpu;
-use crate::sections::functions_icount::FunctionsIcount;
-use crate::sections::functions_timing::FunctionsTiming;
-use crate::sections::futures::Futures;
-use crate::sections::http::Http;
-use crate::sections::io::IoSection;
-use crate::sections::mutexes::Mutexes;
-use crate::sections::rw_locks::RwLocks;
-use crate::sections::server::Server;
-use crate::sections::sql::Sql;
-use crate::sections::streams::Streams;
-use crate::sections::threads::Threads;
-use crate::sections::tokio_runtime::TokioRuntimes;
+use crate::sections::types::*;
 
 /// Version of the JSON report schema. Bump it on any change that is not a pure
 /// addition of an optional field; `docs/JSON_SCHEMA.md` records each version.

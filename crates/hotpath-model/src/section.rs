@@ -59,6 +59,27 @@ pub trait SectionData {
     fn row_names(&self) -> Vec<&str>;
     /// Keeps the rows at `keep` (indices into [`row_names`](Self::row_names)), in that order.
     fn keep_rows(&mut self, keep: &[usize]);
+    /// Each row's figures with the units its type declares, for readers that need no
+    /// section of their own (`hotpath compare`, the console's tables): `Some` when the
+    /// rows implement [`RowMetrics`](crate::RowMetrics) (through [`row_figures`]),
+    /// `None` when they do not, and readers fall back to the section's JSON.
+    fn row_figures(&self) -> Option<Vec<RowFigures<'_>>> {
+        None
+    }
+}
+
+/// One row's name and figures (see [`SectionData::row_figures`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RowFigures<'a> {
+    /// The row's display name.
+    pub name: &'a str,
+    /// Its numeric figures, with units, in JSON order.
+    pub metrics: Vec<crate::RowMetric>,
+}
+
+/// The figures of every row of `rows`, for [`SectionData::row_figures`].
+pub fn row_figures<R: crate::RowMetrics>(rows: &[R]) -> Vec<RowFigures<'_>> {
+    rows.iter().map(|r| RowFigures { name: r.row_name(), metrics: r.row_metrics() }).collect()
 }
 
 /// Keeps `rows[i]` for every `i` in `keep`, in that order (indices out of range are skipped).
@@ -87,7 +108,7 @@ macro_rules! section_table {
     (
         sections {$(
             $(#[$doc:meta])*
-            $variant:ident => $field:ident: $ty:ty, $name:literal, $title:literal, $tab:ident,
+            $variant:ident => $field:ident: $ty:ident, $name:literal, $title:literal, $tab:ident,
                 limit: $limit:expr, compared: $compared:literal, about: $about:literal, absent: $absent:literal;
         )*}
         limits {$(

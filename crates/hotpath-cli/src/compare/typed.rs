@@ -3,53 +3,28 @@
 //! The keys and labels are those the generic reader gives the same JSON (a test
 //! below holds them equal), so judging and output are unchanged.
 
-use hotpath_model::{Report, RowMetrics};
+use hotpath_model::{Report, RowFigures, SECTIONS};
 
 use super::samples::{RunSamples, Section};
 
-/// Keys of the sections read here, skipped by the generic reader.
-pub(crate) const SECTIONS: [&str; 11] = [
-    "mutexes",
-    "rw_locks",
-    "channels",
-    "futures",
-    "streams",
-    "io",
-    "server",
-    "http",
-    "sql",
-    "functions_alloc",
-    "functions_icount",
-];
-
-/// Adds the typed sections of `report` present in it to `samples`; `compared` says
-/// whether the model's table compares a section, `limit` is the report's row limit.
+/// Adds every section of `report` whose rows list their figures
+/// (`SectionData::row_figures`) and that `compared` accepts (by key) to `samples`;
+/// the others are left to the generic reader. A new section whose rows implement
+/// `RowMetrics` is compared typed with no code here.
 pub(crate) fn add(samples: &mut RunSamples, report: &Report, compared: impl Fn(&str) -> bool) {
     let limit = report.meta.limit;
-    let mut insert = |key: &str, section: Option<Section>| {
-        if let Some(section) = section.filter(|_| compared(key)) {
-            samples.sections.insert(key.to_string(), section);
-        }
-    };
-    insert(SECTIONS[0], report.mutexes.as_ref().map(|s| section(&s.rows, limit)));
-    insert(SECTIONS[1], report.rw_locks.as_ref().map(|s| section(&s.rows, limit)));
-    insert(SECTIONS[2], report.channels.as_ref().map(|s| section(&s.rows, limit)));
-    insert(SECTIONS[3], report.futures.as_ref().map(|s| section(&s.rows, limit)));
-    insert(SECTIONS[4], report.streams.as_ref().map(|s| section(&s.rows, limit)));
-    insert(SECTIONS[5], report.io.as_ref().map(|s| section(&s.rows, limit)));
-    insert(SECTIONS[6], report.server.as_ref().map(|s| section(&s.rows, limit)));
-    insert(SECTIONS[7], report.http.as_ref().map(|s| section(&s.rows, limit)));
-    insert(SECTIONS[8], report.sql.as_ref().map(|s| section(&s.rows, limit)));
-    insert(SECTIONS[9], report.functions_alloc.as_ref().map(|s| section(&s.rows, limit)));
-    insert(SECTIONS[10], report.functions_icount.as_ref().map(|s| section(&s.rows, limit)));
+    for def in SECTIONS.iter().filter(|d| compared(d.key)) {
+        let Some(rows) = report.section(def.section).and_then(|data| data.row_figures()) else { continue };
+        samples.sections.insert(def.key.to_string(), section(&rows, limit));
+    }
 }
 
 /// A section of `rows`; one holding exactly `limit` rows may have been cut.
-pub(crate) fn section<R: RowMetrics>(rows: &[R], limit: usize) -> Section {
+pub(crate) fn section(rows: &[RowFigures<'_>], limit: usize) -> Section {
     let mut section = Section { truncated: limit > 0 && rows.len() >= limit, ..Section::default() };
     for row in rows {
-        for m in row.row_metrics() {
-            section.push(row.row_name(), &m.key, &m.key, m.unit, m.value);
+        for m in &row.metrics {
+            section.push(row.name, &m.key, &m.key, m.unit, m.value);
         }
     }
     section
@@ -62,6 +37,21 @@ mod tests {
     use serde_json::{json, Value};
 
     use super::*;
+
+    /// The sections of the fixture below, each with rows that list their figures.
+    const KEYS: [&str; 11] = [
+        "mutexes",
+        "rw_locks",
+        "channels",
+        "futures",
+        "streams",
+        "io",
+        "server",
+        "http",
+        "sql",
+        "functions_alloc",
+        "functions_icount",
+    ];
     use crate::compare::generic::SectionSeed;
 
     fn lock(base: u64) -> Value {
@@ -179,7 +169,7 @@ mod tests {
         let typed: Report = serde_json::from_value(value.clone()).unwrap();
         let mut samples = RunSamples::default();
         add(&mut samples, &typed, |_| true);
-        for key in SECTIONS {
+        for key in KEYS {
             let from_types = &samples.sections[key];
             let from_json = generic(key, &value[key], 2);
             assert!(!listing(from_types)[0].1.is_empty(), "{key}");
@@ -199,7 +189,8 @@ mod tests {
         let mut samples = RunSamples::default();
         add(&mut samples, &typed, |key| key != "rw_locks");
         let kept: Vec<&str> = samples.sections.keys().map(String::as_str).collect();
-        let compared: Vec<&str> = SECTIONS.into_iter().filter(|k| *k != "rw_locks").collect();
-        assert_eq!(kept, compared, "every typed section but rw_locks, in the order they are read");
+        let compared: Vec<&str> =
+            SECTIONS.iter().map(|d| d.key).filter(|k| KEYS.contains(k) && *k != "rw_locks").collect();
+        assert_eq!(kept, compared, "every typed section but rw_locks, in the model's order");
     }
 }

@@ -136,7 +136,7 @@ impl SiteCell {
         let _ = (inclusive, exclusive);
     }
 
-    /// Records one duration of a metric (see `functions::metric`): count, sum,
+    /// Records one duration of a metric (see `record::metric`): count, sum,
     /// min, max and histogram, as for a completed call.
     #[inline(always)]
     pub(crate) fn record(&self, elapsed: u64) {

@@ -3,7 +3,7 @@
 //!
 //! Each thread that makes a measured call gets a [`ThreadRecorder`] on first use;
 //! recording writes only that recorder, and when the thread exits its numbers fold into
-//! the registry's retired totals (`thread::Registry`).
+//! the registry's retired totals (`record::Registry`).
 
 use std::cell::Cell;
 use std::ptr;

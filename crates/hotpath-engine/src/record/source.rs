@@ -1,6 +1,6 @@
 //! The Source of SQL queries and HTTP calls without `hotpath-cpu`: each thread's stack
 //! of measured sites, pushed by frames on entry and popped on exit (sync calls) or
-//! around each poll (async calls), as the CPU sampler's own stack (`cpu::stack`) is
+//! around each poll (async calls), as the CPU sampler's own stack (`record::stack`) is
 //! with `hotpath-cpu`. Two plain stores per measured call, in a const-initialized
 //! thread-local without a destructor; only with the SQL or HTTP client instruments
 //! compiled in. Deeper than [`DEPTH`] frames, the innermost site is not known.

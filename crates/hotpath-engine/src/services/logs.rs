@@ -1,7 +1,6 @@
 //! The readers of the SQL, HTTP client and server rows' logs (`log_record.rs` writes
 //! them): each row's log under the row's name as its section names it.
 
-use super::rows::Row;
 use crate::logs::LogRing;
 
 /// The logs of the rows that logged something, as (section, row name as in the
@@ -22,7 +21,7 @@ pub(crate) fn row_logs() -> Vec<(&'static str, String, &'static LogRing)> {
         #[cfg(not(feature = "axum"))]
         let routes = Vec::new();
         let names = super::names::Names::new(&routes);
-        let name = |row: &Row, base: &str| {
+        let name = |row: &super::rows::Row, base: &str| {
             super::names::row_name(base, names.route(row.route()).as_ref(), names.function(row.function()).as_ref())
         };
         #[cfg(feature = "services-http")]

@@ -1,5 +1,5 @@
 //! Per-thread request cells and the registry of live and exited threads' cells: the
-//! mechanism of function recording (`thread::Cells`, `thread::Registry`) with an id
+//! mechanism of function recording (`record::Cells`, `record::Registry`) with an id
 //! space of its own, shared by the server, HTTP and SQL rows.
 
 use std::cell::Cell;

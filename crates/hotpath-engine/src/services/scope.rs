@@ -3,7 +3,7 @@
 //!
 //! The scope lives in the request's future. Around every poll, on whichever thread
 //! polls, a thread-local points at it and a window over the measured calls is opened
-//! (`functions::open_window`), exactly as `MeasuredFuture` pushes a frame per poll: no
+//! (`record::open_window`), exactly as `MeasuredFuture` pushes a frame per poll: no
 //! state is left on a thread between polls, so `.await` and task migration are fine,
 //! and `#[measure]`'s path is unchanged (function time comes from the frames' children
 //! accumulator). Work the handler hands to another task or thread is outside the scope.

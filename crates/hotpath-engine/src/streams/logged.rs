@@ -1,5 +1,5 @@
 //! `stream!(.., log = true)`: a measured stream that also keeps the `Debug` text of the
-//! last items it yielded, in its entry's ring (see `functions::log_ring`).
+//! last items it yielded, in its entry's ring (see `logs::log_ring`).
 
 use std::fmt::Debug;
 use std::pin::Pin;

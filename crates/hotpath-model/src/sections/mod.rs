@@ -1,19 +1,30 @@
-//! One folder per section: data types (`mod.rs`), printed table (`table.rs`), metric
-//! families and row access (`metrics.rs`).
+//! One folder per section, named as its `Report` field: data types (`mod.rs`), printed
+//! table (`table.rs`), metric families and row access (`metrics.rs`), figures with
+//! their units (`row_metrics.rs`). The modules and the re-export of each section's
+//! type come from the one list of sections (`hotpath-sections`), so a new section is
+//! its folder and its entry there; its other types are reached through its module
+//! (`hotpath_model::sections::<field>::...`).
 
-pub(crate) mod channels;
-pub(crate) mod debug;
-pub(crate) mod functions_alloc;
-pub(crate) mod functions_cpu;
-pub(crate) mod functions_icount;
-pub(crate) mod functions_timing;
-pub(crate) mod futures;
-pub(crate) mod http;
-pub(crate) mod io;
-pub(crate) mod mutexes;
-pub(crate) mod rw_locks;
-pub(crate) mod server;
-pub(crate) mod sql;
-pub(crate) mod streams;
-pub(crate) mod threads;
-pub(crate) mod tokio_runtime;
+/// Declares each section's module and re-exports its type (`types`).
+macro_rules! section_modules {
+    (
+        sections {$(
+            $(#[$doc:meta])*
+            $variant:ident => $field:ident: $ty:ident, $name:literal, $title:literal, $tab:ident,
+                limit: $limit:expr, compared: $compared:literal, about: $about:literal, absent: $absent:literal;
+        )*}
+        limits { $($limits:tt)* }
+    ) => {
+        $(
+            #[doc = concat!("The `", $name, "` section (`", stringify!($ty), "`).")]
+            pub mod $field;
+        )*
+
+        /// Every section's type, re-exported at the crate's root.
+        pub(crate) mod types {
+            pub use super::{$( $field::$ty, )*};
+        }
+    };
+}
+
+hotpath_sections::sections!(section_modules);

@@ -9,8 +9,7 @@ use crate::services::cell::RequestTotals;
 use crate::services::scope;
 use crate::services::totals::{self, by_total};
 
-/// Every server row (the HTTP and SQL rows name their route from it).
-#[cfg(any(feature = "services-http", feature = "services-sql"))]
+/// Every server row (their logs; the HTTP and SQL rows name their route from it).
 pub(crate) fn rows() -> Vec<&'static crate::services::rows::Row> {
     ROUTES.all()
 }

@@ -2,7 +2,7 @@
 
 use crate::export::{Families, Family, MetricKind};
 use crate::meta::Meta;
-use crate::section::{keep_rows, SectionData};
+use crate::section::{keep_rows, row_figures, RowFigures, SectionData};
 
 use super::Channels;
 
@@ -45,5 +45,9 @@ impl SectionData for Channels {
 
     fn keep_rows(&mut self, keep: &[usize]) {
         keep_rows(&mut self.rows, keep);
+    }
+
+    fn row_figures(&self) -> Option<Vec<RowFigures<'_>>> {
+        Some(row_figures(&self.rows))
     }
 }

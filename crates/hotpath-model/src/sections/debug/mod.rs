@@ -1,6 +1,6 @@
 //! The `debug` section: what `dbg!`, `val!` and `gauge!` recorded. `dbg!` rows are
 //! keyed by call site, `val!` and `gauge!` rows by key; each keeps a count, its last
-//! value and (served apart, as [`DebugLogs`]) its last log records.
+//! value and (served apart, as [`DebugLogs`](crate::DebugLogs)) its last log records.
 
 mod float;
 mod metrics;
