@@ -71,3 +71,34 @@ pub(crate) fn push_lock(out: &mut Vec<RowMetric>, prefix: &str, lock: &LockTimin
     push_durations(out, &format!("{prefix}.wait"), &lock.wait);
     push_durations(out, &format!("{prefix}.hold"), &lock.hold);
 }
+
+/// One row of a section as its figures: its name and every figure with its unit.
+pub type NamedMetrics = (String, Vec<RowMetric>);
+
+impl crate::report::Report {
+    /// Every row of `section`, in report order, with its figures, when the report has
+    /// the section and its row type lists them ([`RowMetrics`]); `None` for sections
+    /// whose rows do not (`functions_timing`, `functions_cpu`, `threads`,
+    /// `tokio_runtime`), which a reader takes from their own types or the JSON.
+    pub fn row_metrics(&self, section: crate::report::Section) -> Option<Vec<NamedMetrics>> {
+        use crate::report::Section as S;
+        fn of<R: RowMetrics>(rows: &[R]) -> Vec<NamedMetrics> {
+            rows.iter().map(|r| (r.row_name().to_string(), r.row_metrics())).collect()
+        }
+        match section {
+            S::FunctionsAlloc => self.functions_alloc.as_ref().map(|s| of(&s.rows)),
+            S::FunctionsIcount => self.functions_icount.as_ref().map(|s| of(&s.rows)),
+            S::Channels => self.channels.as_ref().map(|s| of(&s.rows)),
+            S::Streams => self.streams.as_ref().map(|s| of(&s.rows)),
+            S::Futures => self.futures.as_ref().map(|s| of(&s.rows)),
+            S::Mutexes => self.mutexes.as_ref().map(|s| of(&s.rows)),
+            S::RwLocks => self.rw_locks.as_ref().map(|s| of(&s.rows)),
+            S::Io => self.io.as_ref().map(|s| of(&s.rows)),
+            S::Server => self.server.as_ref().map(|s| of(&s.rows)),
+            S::Http => self.http.as_ref().map(|s| of(&s.rows)),
+            S::Sql => self.sql.as_ref().map(|s| of(&s.rows)),
+            S::Debug => self.debug.as_ref().map(|s| of(&s.rows)),
+            _ => None,
+        }
+    }
+}
