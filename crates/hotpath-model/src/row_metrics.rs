@@ -78,14 +78,16 @@ pub type NamedMetrics = (String, Vec<RowMetric>);
 impl crate::report::Report {
     /// Every row of `section`, in report order, with its figures, when the report has
     /// the section and its row type lists them ([`RowMetrics`]); `None` for sections
-    /// whose rows do not (`functions_timing`, `functions_cpu`, `threads`,
-    /// `tokio_runtime`), which a reader takes from their own types or the JSON.
+    /// whose rows do not (`threads`, per-thread samples; `tokio_runtime`, runtimes with
+    /// lists of workers inside), which a reader takes from their own types or the JSON.
     pub fn row_metrics(&self, section: crate::report::Section) -> Option<Vec<NamedMetrics>> {
         use crate::report::Section as S;
         fn of<R: RowMetrics>(rows: &[R]) -> Vec<NamedMetrics> {
             rows.iter().map(|r| (r.row_name().to_string(), r.row_metrics())).collect()
         }
         match section {
+            S::FunctionsTiming => self.functions_timing.as_ref().map(|s| of(&s.rows)),
+            S::FunctionsCpu => self.functions_cpu.as_ref().map(|s| of(&s.rows)),
             S::FunctionsAlloc => self.functions_alloc.as_ref().map(|s| of(&s.rows)),
             S::FunctionsIcount => self.functions_icount.as_ref().map(|s| of(&s.rows)),
             S::Channels => self.channels.as_ref().map(|s| of(&s.rows)),

@@ -138,8 +138,7 @@ pub(crate) fn summary(
 }
 
 /// One line per row for the text part of a result, for sections whose rows list no
-/// figures of their own type (`functions_timing`, `functions_cpu`, `threads`,
-/// `tokio_runtime`): the name, then the `sort_by` field (when given) and the row's
+/// figures of their own type (`threads`, `tokio_runtime`): the name, then the `sort_by` field (when given) and the row's
 /// first few top-level numbers, as the JSON has them.
 pub(crate) fn summarize_rows(section: &Value, sort_by: Option<&str>) -> String {
     let rows = section.get("rows").or_else(|| section.get("runtimes")).and_then(Value::as_array);
@@ -194,5 +193,32 @@ mod tests {
         assert!(query(&mut section, &SectionArgs { sort_by: Some("nope".into()), ..SectionArgs::default() }).is_err());
         assert!(query(&mut section, &SectionArgs { limit: Some(0), ..SectionArgs::default() }).is_err());
         assert!(query(&mut section, &SectionArgs { filter: Some("/(/".into()), ..SectionArgs::default() }).is_err());
+    }
+
+    /// The typed summary says what the JSON one said for the same rows.
+    #[test]
+    fn typed_summaries_read_like_the_json_ones() {
+        let mut report = Report::default();
+        let mut timing = hotpath_model::FunctionsTiming::default();
+        for (name, calls, total) in [("app::a", 3, 900), ("app::b", 5, 400), ("lib::c", 1, 50)] {
+            let mut row = hotpath_model::FunctionTiming::default();
+            (row.name, row.calls, row.total_ns, row.line) = (name.into(), calls, total, 4);
+            timing.rows.push(row);
+        }
+        report.functions_timing = Some(timing);
+        let mut mutexes = hotpath_model::Mutexes::default();
+        let mut row = hotpath_model::MutexRow::default();
+        (row.name, row.instances, row.lock.acquisitions) = ("state".into(), 2, 40);
+        mutexes.rows.push(row);
+        report.mutexes = Some(mutexes);
+        for (section, sort_by) in [(Section::FunctionsTiming, Some("total_ns")), (Section::Mutexes, None)] {
+            let mut data = report.section_json(section).unwrap();
+            let args =
+                SectionArgs { sort_by: sort_by.map(str::to_string), filter: Some("a".into()), ..Default::default() };
+            let (_, kept) = query(&mut data, &args).unwrap();
+            let typed = summary(&report, section, &data, &kept, sort_by);
+            assert_eq!(typed, summarize_rows(&data, sort_by), "{section:?}");
+            assert!(!typed.is_empty() && !typed.contains("line="), "{typed}");
+        }
     }
 }
