@@ -59,27 +59,23 @@ pub trait SectionData {
     fn row_names(&self) -> Vec<&str>;
     /// Keeps the rows at `keep` (indices into [`row_names`](Self::row_names)), in that order.
     fn keep_rows(&mut self, keep: &[usize]);
-    /// Each row's figures with the units its type declares, for readers that need no
-    /// section of their own (`hotpath compare`, the console's tables): `Some` when the
-    /// rows implement [`RowMetrics`](crate::RowMetrics) (through [`row_figures`]),
-    /// `None` when they do not, and readers fall back to the section's JSON.
-    fn row_figures(&self) -> Option<Vec<RowFigures<'_>>> {
-        None
+    /// Calls `each` with every row's name and figures, with the units its type
+    /// declares, one row at a time, for readers that need no code of their own per
+    /// section (`hotpath compare`, the console's tables, MCP). True when the rows
+    /// implement [`RowMetrics`](crate::RowMetrics) (through [`visit_rows`]); false when
+    /// they do not, and readers fall back to the section's JSON.
+    fn visit_row_figures(&self, each: &mut dyn FnMut(&str, Vec<crate::RowMetric>)) -> bool {
+        let _ = each;
+        false
     }
 }
 
-/// One row's name and figures (see [`SectionData::row_figures`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct RowFigures<'a> {
-    /// The row's display name.
-    pub name: &'a str,
-    /// Its numeric figures, with units, in JSON order.
-    pub metrics: Vec<crate::RowMetric>,
-}
-
-/// The figures of every row of `rows`, for [`SectionData::row_figures`].
-pub fn row_figures<R: crate::RowMetrics>(rows: &[R]) -> Vec<RowFigures<'_>> {
-    rows.iter().map(|r| RowFigures { name: r.row_name(), metrics: r.row_metrics() }).collect()
+/// Visits every row of `rows`, for [`SectionData::visit_row_figures`].
+pub fn visit_rows<R: crate::RowMetrics>(rows: &[R], each: &mut dyn FnMut(&str, Vec<crate::RowMetric>)) -> bool {
+    for row in rows {
+        each(row.row_name(), row.row_metrics());
+    }
+    true
 }
 
 /// Keeps `rows[i]` for every `i` in `keep`, in that order (indices out of range are skipped).
@@ -236,6 +232,15 @@ pub struct SectionDef {
                 match section {
                     $( Section::$variant => self.$field.as_ref().and_then(|s| serde_json::to_value(s).ok()), )*
                 }
+            }
+
+            /// Sets `section` from its JSON (a live endpoint's body, one key of a report);
+            /// an error when the JSON is not that section's type, and the report is unchanged.
+            pub fn set_section_json(&mut self, section: Section, json: &serde_json::Value) -> Result<(), serde_json::Error> {
+                match section {
+                    $( Section::$variant => self.$field = Some(<$ty as serde::Deserialize>::deserialize(json)?), )*
+                }
+                Ok(())
             }
         }
     };

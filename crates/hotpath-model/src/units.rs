@@ -1,7 +1,8 @@
-//! What a numeric report field measures, read from its name alone, and how a value
-//! in that unit reads. One classifier for every reader of the JSON (`hotpath
-//! compare`, the console, MCP), so that they agree on what `busy_percent` or
-//! `percentiles_ns.p99` is. The naming conventions it relies on are those of
+//! What a numeric report field measures, and how a value in that unit reads. Typed
+//! rows declare their units ([`crate::RowMetrics`]); [`Unit::of_field`] reads a unit
+//! from a field's name alone, one classifier for every reader of JSON it has no type
+//! for (`hotpath compare` and the console on sections of another build), so that they
+//! agree on what `busy_percent` or `percentiles_ns.p99` is. The naming conventions it relies on are those of
 //! `docs/JSON_SCHEMA.md`: snake_case words, the unit as a word of the name.
 
 use crate::format::{format_bytes, format_count, format_duration_ns};
@@ -84,6 +85,10 @@ const INFORMATIONAL: [&str; 7] = ["min", "max", "peak", "capacity", "timed", "p1
 const IDENTITY: [&str; 8] = ["line", "column", "pid", "tid", "id", "port", "thread_id", "index"];
 
 impl Unit {
+    /// A guess from the name alone, for readers holding JSON without its type: a
+    /// section the model has no type for, such as one of another build's report. A
+    /// reader of a typed section takes units from its rows' [`crate::RowMetrics`].
+    ///
     /// The unit of field `field`, nested in the object field `parent` if any
     /// (`p99` in `percentiles_ns`); `integer` says whether the value is a whole number.
     /// `None` for fields that identify rather than measure (source lines, ids, flags,

@@ -3,31 +3,35 @@
 //! The keys and labels are those the generic reader gives the same JSON (a test
 //! below holds them equal), so judging and output are unchanged.
 
-use hotpath_model::{Report, RowFigures, SECTIONS};
+use hotpath_model::{Report, SECTIONS};
 
 use super::samples::{RunSamples, Section};
 
 /// Adds every section of `report` whose rows list their figures
-/// (`SectionData::row_figures`) and that `compared` accepts (by key) to `samples`;
-/// the others are left to the generic reader. A new section whose rows implement
-/// `RowMetrics` is compared typed with no code here.
+/// (`SectionData::visit_row_figures`) and that `compared` accepts (by key) to
+/// `samples`; the others are left to the generic reader. A new section whose rows
+/// implement `RowMetrics` is compared typed with no code here. Rows are read one at a
+/// time, so a large report costs its samples, not a copy of its figures.
 pub(crate) fn add(samples: &mut RunSamples, report: &Report, compared: impl Fn(&str) -> bool) {
     let limit = report.meta.limit;
     for def in SECTIONS.iter().filter(|d| compared(d.key)) {
-        let Some(rows) = report.section(def.section).and_then(|data| data.row_figures()) else { continue };
-        samples.sections.insert(def.key.to_string(), section(&rows, limit));
-    }
-}
-
-/// A section of `rows`; one holding exactly `limit` rows may have been cut.
-pub(crate) fn section(rows: &[RowFigures<'_>], limit: usize) -> Section {
-    let mut section = Section { truncated: limit > 0 && rows.len() >= limit, ..Section::default() };
-    for row in rows {
-        for m in &row.metrics {
-            section.push(row.name, &m.key, &m.key, m.unit, m.value);
+        // A section already read by a reader of its own (`functions_timing`) keeps that reading.
+        let Some(data) = report.section(def.section).filter(|_| !samples.sections.contains_key(def.key)) else {
+            continue;
+        };
+        let (mut section, mut rows) = (Section::default(), 0);
+        let typed = data.visit_row_figures(&mut |name, metrics| {
+            rows += 1;
+            for m in metrics {
+                section.push(name, &m.key, &m.key, m.unit, m.value);
+            }
+        });
+        if typed {
+            // A section holding exactly `limit` rows may have been cut.
+            section.truncated = limit > 0 && rows >= limit;
+            samples.sections.insert(def.key.to_string(), section);
         }
     }
-    section
 }
 
 #[cfg(test)]

@@ -7,9 +7,11 @@
 //! - `input`: keys and mouse to actions.
 //! - `terminal`: raw mode and alternate screen, restored on exit, on error and on panic.
 //!
-//! Sections are read from the server's JSON generically (rows of names and numbers),
-//! so a section the server starts serving shows up without changes here; only
-//! `functions_timing` has a typed table.
+//! Sections are read as the model's types (`hotpath_model`): views are chosen by
+//! `Section`, figures and their units come from each row's type (`RowMetrics` where the
+//! row has it). A section the model has no type for (a report of another build) is read
+//! from the server's JSON generically (rows of names and numbers, units guessed from
+//! field names), so it still shows up without changes here.
 
 mod client;
 mod input;

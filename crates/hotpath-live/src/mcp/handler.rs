@@ -189,8 +189,10 @@ fn section(def: &SectionDef, params: &SectionArgs) -> Result<CallToolResult, Mcp
         let text = format!("{key}: no data ({})", def.absent);
         return Ok(answer(text, json!({ "section": key, "available": false, "reason": def.absent })));
     };
-    let matched = tools::query(&mut data, params).map_err(|e| McpError::invalid_params(format!("{key}: {e}"), None))?;
-    let text = format!("{key}: {matched} matching rows\n{}", tools::summarize_rows(&data, params.sort_by.as_deref()));
+    let (matched, kept) =
+        tools::query(&mut data, params).map_err(|e| McpError::invalid_params(format!("{key}: {e}"), None))?;
+    let rows = tools::summary(&snapshot.report, def.section, &data, &kept, params.sort_by.as_deref());
+    let text = format!("{key}: {matched} matching rows\n{rows}");
     Ok(answer(text, tools::section_result(key, matched, data)))
 }
 

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use hotpath_model::{Report, Section, SECTIONS};
+use hotpath_model::{NamedMetrics, Report, Section, SECTIONS};
 use serde_json::{json, Map, Value};
 
 use super::tools::rows_mut;
@@ -48,29 +48,23 @@ pub(super) fn names() -> Vec<String> {
 
 /// Differences per section between `before` and `now`: for every row, the numeric
 /// fields that changed; rows new since the mark are flagged. Timing rows also get
-/// the average duration of the calls made in between.
+/// the average duration of the calls made in between. Rows whose type lists its
+/// figures (`RowMetrics`) are compared through it; the others by their JSON.
 pub(super) fn changes(before: &Report, now: &Report, limit: usize) -> Value {
     let elapsed = now.meta.wall_ns.saturating_sub(before.meta.wall_ns);
     let mut sections = Map::new();
     // Per-thread samples are not cumulative: their deltas would mean nothing.
     for def in SECTIONS.iter().filter(|d| d.section != Section::Threads) {
-        let Some(mut section_now) = now.section_json(def.section) else { continue };
-        let Some(rows_now) = rows_mut(&mut section_now) else { continue };
-        let mut old = before.section_json(def.section).unwrap_or(Value::Null);
-        let rows_before: Vec<Value> = rows_mut(&mut old).map(|r| r.clone()).unwrap_or_default();
+        let moved = match now.row_metrics(def.section) {
+            Some(rows_now) => typed_deltas(&rows_now, &before.row_metrics(def.section).unwrap_or_default()),
+            None => json_deltas(before, now, def.section),
+        };
         let mut changed: Vec<(f64, Value)> = Vec::new();
-        for row in rows_now.iter() {
-            let Some(name) = row.get("name").and_then(Value::as_str) else { continue };
-            let previous = rows_before.iter().find(|r| r.get("name").and_then(Value::as_str) == Some(name));
-            let mut deltas = Map::new();
-            flatten_deltas("", row, previous.unwrap_or(&Value::Null), &mut deltas);
-            if deltas.is_empty() {
-                continue;
-            }
+        for (name, new, deltas) in moved.into_iter().filter(|(_, _, d)| !d.is_empty()) {
             let weight = deltas.values().filter_map(Value::as_f64).map(f64::abs).fold(0.0, f64::max);
-            let mut entry = json!({ "name": name, "new": previous.is_none(), "delta": deltas });
+            let mut entry = json!({ "name": name, "new": new, "delta": deltas });
             if def.section == Section::FunctionsTiming {
-                interval_average(&mut entry, now, before, name);
+                interval_average(&mut entry, now, before, &name);
             }
             changed.push((weight, entry));
         }
@@ -82,6 +76,43 @@ pub(super) fn changes(before: &Report, now: &Report, limit: usize) -> Value {
         }
     }
     json!({ "elapsed_ns": elapsed, "sections": sections })
+}
+
+/// A row's name, whether it is new since the mark, and its figures that moved.
+type Moved = (String, bool, Map<String, Value>);
+
+/// The moved figures of typed rows, by name (the first row of a name before).
+fn typed_deltas(now: &[NamedMetrics], before: &[NamedMetrics]) -> Vec<Moved> {
+    now.iter()
+        .map(|(name, metrics)| {
+            let previous = before.iter().find(|(n, _)| n == name).map(|(_, m)| m);
+            let old = |key: &str| previous.and_then(|m| m.iter().find(|p| p.key == key)).map_or(0.0, |p| p.value);
+            let deltas = metrics
+                .iter()
+                .filter(|m| m.value != old(&m.key))
+                .map(|m| (m.key.clone(), json!(m.value - old(&m.key))))
+                .collect();
+            (name.clone(), previous.is_none(), deltas)
+        })
+        .collect()
+}
+
+/// The moved numbers of rows of a section whose type lists no figures (`tokio_runtime`'s
+/// runtimes), by the JSON.
+fn json_deltas(before: &Report, now: &Report, section: Section) -> Vec<Moved> {
+    let Some(mut section_now) = now.section_json(section) else { return Vec::new() };
+    let Some(rows_now) = rows_mut(&mut section_now) else { return Vec::new() };
+    let mut old = before.section_json(section).unwrap_or(Value::Null);
+    let rows_before: Vec<Value> = rows_mut(&mut old).map(|r| r.clone()).unwrap_or_default();
+    let mut out = Vec::new();
+    for row in rows_now.iter() {
+        let Some(name) = row.get("name").and_then(Value::as_str) else { continue };
+        let previous = rows_before.iter().find(|r| r.get("name").and_then(Value::as_str) == Some(name));
+        let mut deltas = Map::new();
+        flatten_deltas("", row, previous.unwrap_or(&Value::Null), &mut deltas);
+        out.push((name.to_string(), previous.is_none(), deltas));
+    }
+    out
 }
 
 /// Deltas of the numeric fields (nested with dots) that differ from `before`.
@@ -161,6 +192,26 @@ mod tests {
         );
         assert!(a["delta"].get("line").is_none());
         assert_eq!(rows.iter().find(|r| r["name"] == "c").unwrap()["new"], true);
+    }
+
+    #[test]
+    fn typed_rows_move_by_their_figures() {
+        let mutexes = |acquisitions: u64| {
+            let mut row = hotpath_model::MutexRow::default();
+            (row.name, row.line, row.lock.acquisitions) = ("m".into(), 7, acquisitions);
+            let mut section = hotpath_model::Mutexes::default();
+            section.rows.push(row);
+            let mut report = Report::default();
+            report.mutexes = Some(section);
+            report
+        };
+        let c = changes(&mutexes(2), &mutexes(5), 10);
+        let row = &c["sections"]["mutexes"]["rows"][0];
+        assert_eq!(
+            (&row["name"], &row["new"], &row["delta"]),
+            (&json!("m"), &json!(false), &json!({"lock.acquisitions": 3.0}))
+        );
+        assert!(changes(&mutexes(5), &mutexes(5), 10)["sections"].as_object().unwrap().is_empty());
     }
 
     #[test]

@@ -6,6 +6,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use hotpath_engine::options::Focus;
+use hotpath_model::{Report, Section};
 
 /// Rows a section tool returns when `limit` is not given, and at most.
 const DEFAULT_ROWS: usize = 20;
@@ -78,8 +79,9 @@ pub(crate) fn number_at(row: &Value, path: &str) -> Option<f64> {
 }
 
 /// Applies `filter`, `sort_by` and `limit` to a section's rows, in place. Returns
-/// how many rows matched before the limit.
-pub(crate) fn query(section: &mut Value, args: &SectionArgs) -> Result<usize, String> {
+/// how many rows matched before the limit, and the kept rows' indices in the section
+/// as it was (to find them in the typed report).
+pub(crate) fn query(section: &mut Value, args: &SectionArgs) -> Result<(usize, Vec<usize>), String> {
     let focus = match &args.filter {
         Some(f) => Some(f.parse::<Focus>().map_err(|p| format!("filter {f:?} {p}"))?),
         None => None,
@@ -88,26 +90,56 @@ pub(crate) fn query(section: &mut Value, args: &SectionArgs) -> Result<usize, St
     if !(1..=MAX_ROWS).contains(&limit) {
         return Err(format!("limit must be between 1 and {MAX_ROWS}, got {limit}"));
     }
-    let Some(rows) = rows_mut(section) else { return Ok(0) };
+    let Some(rows) = rows_mut(section) else { return Ok((0, Vec::new())) };
+    let mut indexed: Vec<(usize, Value)> = rows.drain(..).enumerate().collect();
     if let Some(focus) = &focus {
-        rows.retain(|r| r.get("name").and_then(Value::as_str).is_some_and(|n| focus.matches(n)));
+        indexed.retain(|(_, r)| r.get("name").and_then(Value::as_str).is_some_and(|n| focus.matches(n)));
     }
     if let Some(field) = &args.sort_by {
-        if !rows.is_empty() && !rows.iter().any(|r| number_at(r, field).is_some()) {
+        if !indexed.is_empty() && !indexed.iter().any(|(_, r)| number_at(r, field).is_some()) {
             return Err(format!("sort_by {field:?}: no row has a numeric field by that name"));
         }
-        rows.sort_by(|a, b| {
+        indexed.sort_by(|(_, a), (_, b)| {
             let (a, b) = (number_at(a, field).unwrap_or(f64::MIN), number_at(b, field).unwrap_or(f64::MIN));
             b.total_cmp(&a)
         });
     }
-    let matched = rows.len();
-    rows.truncate(limit);
-    Ok(matched)
+    let matched = indexed.len();
+    indexed.truncate(limit);
+    let kept = indexed.iter().map(|(i, _)| *i).collect();
+    rows.extend(indexed.into_iter().map(|(_, r)| r));
+    Ok((matched, kept))
 }
 
-/// One line per row for the text part of a result: the name, then the `sort_by`
-/// field (when given) and the row's first few top-level numbers, as the JSON has them.
+/// The text part of a section tool's result, one line per kept row: read from the
+/// typed report when the section's rows list their figures (`RowMetrics`: the name,
+/// then the `sort_by` figure and the row's first few top-level figures, identity
+/// fields left out); else from the queried JSON (`summarize_rows`).
+pub(crate) fn summary(
+    report: &Report,
+    section: Section,
+    data: &Value,
+    kept: &[usize],
+    sort_by: Option<&str>,
+) -> String {
+    let Some(rows) = report.row_metrics(section) else { return summarize_rows(data, sort_by) };
+    kept.iter()
+        .filter_map(|i| rows.get(*i))
+        .take(10)
+        .map(|(name, metrics)| {
+            let sorted = sort_by.and_then(|k| metrics.iter().find(|m| m.key == k));
+            let top = metrics.iter().filter(|m| !m.key.contains('.') && Some(m.key.as_str()) != sort_by).take(4);
+            let figures: Vec<String> =
+                sorted.into_iter().chain(top).map(|m| format!("{}={}", m.key, compact(m.value))).collect();
+            format!("- {name}: {}", figures.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// One line per row for the text part of a result, for sections whose rows list no
+/// figures of their own type (`threads`, `tokio_runtime`): the name, then the `sort_by` field (when given) and the row's
+/// first few top-level numbers, as the JSON has them.
 pub(crate) fn summarize_rows(section: &Value, sort_by: Option<&str>) -> String {
     let rows = section.get("rows").or_else(|| section.get("runtimes")).and_then(Value::as_array);
     let Some(rows) = rows else { return String::new() };
@@ -151,15 +183,42 @@ mod tests {
             {"name": "lib::c", "calls": 4, "read": {"bytes": 9}},
         ]});
         let args = SectionArgs { sort_by: Some("read.bytes".into()), limit: Some(2), filter: None };
-        assert_eq!(query(&mut section, &args).unwrap(), 3);
+        assert_eq!(query(&mut section, &args).unwrap(), (3, vec![2, 0]));
         let names: Vec<&str> =
             section["rows"].as_array().unwrap().iter().map(|r| r["name"].as_str().unwrap()).collect();
         assert_eq!(names, ["lib::c", "app::a"]);
         let mut section = json!({"rows": [{"name": "app::a", "calls": 1}, {"name": "lib::c", "calls": 4}]});
         let args = SectionArgs { filter: Some("/^app::/".into()), ..SectionArgs::default() };
-        assert_eq!(query(&mut section, &args).unwrap(), 1);
+        assert_eq!(query(&mut section, &args).unwrap(), (1, vec![0]));
         assert!(query(&mut section, &SectionArgs { sort_by: Some("nope".into()), ..SectionArgs::default() }).is_err());
         assert!(query(&mut section, &SectionArgs { limit: Some(0), ..SectionArgs::default() }).is_err());
         assert!(query(&mut section, &SectionArgs { filter: Some("/(/".into()), ..SectionArgs::default() }).is_err());
+    }
+
+    /// The typed summary says what the JSON one said for the same rows.
+    #[test]
+    fn typed_summaries_read_like_the_json_ones() {
+        let mut report = Report::default();
+        let mut timing = hotpath_model::FunctionsTiming::default();
+        for (name, calls, total) in [("app::a", 3, 900), ("app::b", 5, 400), ("lib::c", 1, 50)] {
+            let mut row = hotpath_model::FunctionTiming::default();
+            (row.name, row.calls, row.total_ns, row.line) = (name.into(), calls, total, 4);
+            timing.rows.push(row);
+        }
+        report.functions_timing = Some(timing);
+        let mut mutexes = hotpath_model::Mutexes::default();
+        let mut row = hotpath_model::MutexRow::default();
+        (row.name, row.instances, row.lock.acquisitions) = ("state".into(), 2, 40);
+        mutexes.rows.push(row);
+        report.mutexes = Some(mutexes);
+        for (section, sort_by) in [(Section::FunctionsTiming, Some("total_ns")), (Section::Mutexes, None)] {
+            let mut data = report.section_json(section).unwrap();
+            let args =
+                SectionArgs { sort_by: sort_by.map(str::to_string), filter: Some("a".into()), ..Default::default() };
+            let (_, kept) = query(&mut data, &args).unwrap();
+            let typed = summary(&report, section, &data, &kept, sort_by);
+            assert_eq!(typed, summarize_rows(&data, sort_by), "{section:?}");
+            assert!(!typed.is_empty() && !typed.contains("line="), "{typed}");
+        }
     }
 }

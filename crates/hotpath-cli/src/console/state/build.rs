@@ -1,7 +1,8 @@
 //! The table of a view: `functions_timing`, `io`, `threads` and `tokio_runtime` typed
-//! (`timing.rs`, `io.rs`, `threads.rs`, `runtimes.rs`; the last three fall back to the
-//! generic table for a report their types cannot read), any other section
-//! generically (`generic.rs`).
+//! (`timing.rs`, `io.rs`, `threads.rs`, `runtimes.rs`), the sections of the Data flow,
+//! Services and Debug tabs typed through their rows' `RowMetrics` (`typed.rs`); all but
+//! the first fall back to the generic table (`generic.rs`) for a report their types
+//! cannot read, which also reads any section the model has no type for.
 
 use hotpath_model::Section;
 use serde_json::Value;
@@ -9,7 +10,7 @@ use serde_json::Value;
 use super::fields::row_lists;
 use super::history::History;
 use super::table::Table;
-use super::{generic, io, runtimes, threads, timing};
+use super::{generic, io, runtimes, threads, timing, typed};
 
 /// The table of `list` (or the section's first list) of section `of`, whose JSON is `section`.
 pub(crate) fn table(
@@ -24,6 +25,8 @@ pub(crate) fn table(
         Section::Io => io::table(section, meta, history),
         Section::Threads => threads::table(section),
         Section::TokioRuntime => runtimes::table(section, history),
+        // The typed row list is `rows` (the Debug tab's `logged` list is another view).
+        _ if list.is_none_or(|l| l == "rows") => typed::table(of, section, history),
         _ => None,
     };
     if typed.is_some() {

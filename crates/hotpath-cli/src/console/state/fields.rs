@@ -1,6 +1,8 @@
 //! Reading the server's JSON without types: a section's lists of row objects, a
 //! row's display name and identity, and its scalar fields by dotted path, each with
-//! the unit `hotpath_model::Unit` gives its name.
+//! the unit `hotpath_model::Unit::of_field` guesses from its name. The guess is used
+//! only for rows read without a model type (a section the model has no type for, or
+//! another build's report); typed rows take units from `hotpath_model::RowMetrics`.
 
 use hotpath_model::Unit;
 use serde_json::Value;

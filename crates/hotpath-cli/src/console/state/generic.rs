@@ -1,7 +1,12 @@
 //! Any section read from its JSON alone, so a section the server starts serving
 //! needs no code here: its lists of row objects, each row a name and its scalar
-//! fields (nested objects flattened to `lock.wait.avg_ns`), each field's unit from
-//! `hotpath_model::Unit`, each title a label made of the field's words.
+//! fields (nested objects flattened to `lock.wait.avg_ns`), each field's unit guessed
+//! from its name by `hotpath_model::Unit::of_field`, each title a label made of the
+//! field's words. Sections the model types are read by their types instead (`typed.rs`,
+//! `timing.rs`, `io.rs`, ...); this reader is for the others and for a report their
+//! types cannot read (another build's). The row layout (`assemble`) is shared.
+
+use std::collections::BTreeMap;
 
 use hotpath_model::Unit;
 use serde_json::{Map, Value};
@@ -44,25 +49,57 @@ pub(crate) fn kind_of(field: &Field<'_>) -> Kind {
     }
 }
 
-/// The table of one list of rows.
+/// Whether a field of a row is a column: not the name, not a flag (`is_async` stays
+/// in the detail pane; flags make poor columns), not where the row is in the source.
+pub(crate) fn shown(field: &Field<'_>, name_key: Option<&str>) -> bool {
+    let top = field.path.split('.').next().unwrap_or_default();
+    !HIDDEN.contains(&top) && Some(field.path.as_str()) != name_key && !field.value.is_boolean()
+}
+
+/// The table of one list of rows read without a type, each field's unit guessed from
+/// its name (`hotpath_model::Unit::of_field`): only for a section the model has no row
+/// type for, or whose JSON its type cannot read (a report of another build);
+/// `typed.rs` reads the others.
 pub(crate) fn rows(section: &str, rows: &[Value], history: &History) -> Table {
     let name_key = rows.first().and_then(name_field);
     let mut columns: Vec<Column> = Vec::new();
     for row in rows {
-        for field in flatten(row) {
-            let top = field.path.split('.').next().unwrap_or_default();
-            // Flags (is_async) stay in the detail pane; they make poor columns.
-            if HIDDEN.contains(&top) || Some(field.path.as_str()) == name_key || field.value.is_boolean() {
-                continue;
-            }
+        for field in flatten(row).into_iter().filter(|f| shown(f, name_key)) {
             if !columns.iter().any(|c| c.key == field.path) {
                 columns.push(Column { title: title_of(&field.path), kind: kind_of(&field), key: field.path });
             }
         }
     }
+    let sources = rows
+        .iter()
+        .zip(row_keys(rows))
+        .filter_map(|(raw, key)| Some(Source { key: key?, name: row_name(raw)?, raw, figures: None }))
+        .collect();
+    assemble(section, name_key.unwrap_or("name"), columns, history, sources)
+}
+
+/// One row to lay out: what identifies it, its name, its JSON, and, read through its
+/// model type, its figures by dotted path with their units (`None`: read without a
+/// type, every cell straight from the JSON).
+pub(crate) struct Source<'a> {
+    pub(crate) key: String,
+    pub(crate) name: String,
+    pub(crate) raw: &'a Value,
+    pub(crate) figures: Option<BTreeMap<String, (Unit, f64)>>,
+}
+
+/// The table of `rows` under `columns` (in the JSON's order): the name first, then
+/// the charted counter's rate, then the columns a user came for (`lead`), then the rest.
+pub(crate) fn assemble(
+    section: &str,
+    name_key: &str,
+    mut columns: Vec<Column>,
+    history: &History,
+    rows: Vec<Source<'_>>,
+) -> Table {
     let counter = counter(&columns);
     lead(&mut columns, counter.as_ref());
-    let mut all = vec![Column { key: name_key.unwrap_or("name").into(), title: "Name".into(), kind: Kind::Text }];
+    let mut all = vec![Column { key: name_key.into(), title: "Name".into(), kind: Kind::Text }];
     if let Some((counter, kind)) = &counter {
         let title = match kind {
             Kind::Busy => format!("{} load", title_of(counter)),
@@ -73,20 +110,24 @@ pub(crate) fn rows(section: &str, rows: &[Value], history: &History) -> Table {
     all.extend(columns);
     let (counter, counter_kind) = counter.map_or((None, Kind::Unit(Unit::PerSecond)), |(c, k)| (Some(c), k));
     let rows = rows
-        .iter()
-        .zip(row_keys(rows))
-        .filter_map(|(raw, key)| {
-            let (name, key) = (row_name(raw)?, key?);
+        .into_iter()
+        .map(|row| {
             let cells = all
                 .iter()
-                .map(|c| match c.key.strip_suffix("/s") {
-                    Some(field) if c.kind.is_rate() => {
-                        history.rate(section, &key, field).map_or(Cell::Empty, Cell::Number)
+                .enumerate()
+                .map(|(i, c)| match (c.key.strip_suffix("/s"), &row.figures) {
+                    (Some(field), _) if c.kind.is_rate() => {
+                        history.rate(section, &row.key, field).map_or(Cell::Empty, Cell::Number)
                     }
-                    _ => cell(lookup(raw, &c.key)),
+                    (_, Some(_)) if i == 0 => Cell::Text(row.name.clone()),
+                    (_, Some(figures)) if matches!(c.kind, Kind::Unit(_)) => {
+                        figures.get(&c.key).map_or(Cell::Empty, |(_, v)| Cell::Number(*v))
+                    }
+                    _ => cell(lookup(row.raw, &c.key)),
                 })
                 .collect();
-            Some(TableRow { key, name, cells, raw: raw.clone() })
+            let units = row.figures.map(|f| f.into_iter().map(|(key, (unit, _))| (key, unit)).collect());
+            TableRow { key: row.key, name: row.name, cells, raw: row.raw.clone(), units }
         })
         .collect();
     Table { columns: all, rows, counter, counter_kind }
@@ -151,6 +192,7 @@ pub(crate) fn fields(section: &Value) -> Option<Table> {
                 name: title.clone(),
                 cells: vec![Cell::Text(title), Cell::Text(shown)],
                 raw: Value::Object(raw),
+                units: None,
             }
         })
         .collect();

@@ -10,6 +10,7 @@ use serde_json::Value;
 use super::fields::row_keys;
 use super::history::History;
 use super::table::{Cell, Column, Kind, Table, TableRow};
+use super::typed::units_of;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Direction {
@@ -139,7 +140,7 @@ pub(crate) fn table(section: &Value, meta: &Value, history: &History) -> Option<
         .map(|((row, raw), key)| {
             let key = key.unwrap_or_else(|| row.name.clone());
             let cells = columns.iter().map(|(_, fill)| fill(row, &key)).collect();
-            TableRow { key, name: row.name.clone(), cells, raw: raw.clone() }
+            TableRow { key, name: row.name.clone(), cells, raw: raw.clone(), units: Some(units_of(row)) }
         })
         .collect();
     let counter = directions.first().map(|d| format!("{}.ops", d.field()));

@@ -3,9 +3,11 @@
 //! - `app`: the application state and how actions and polls change it.
 //! - `tabs`: the tabs, their views and the section each view reads.
 //! - `fields`, `labels`: the JSON read without types (row lists, row identity, fields
-//!   with their `hotpath_model::Unit`) and human labels for field paths.
-//! - `table`: the table types; `build` picks `timing`, `io`, `threads` or `runtimes`
-//!   (typed sections) or `generic` (any other section) to fill one.
+//!   with the `hotpath_model::Unit` their names suggest, for sections the model has no
+//!   type for) and human labels for field paths.
+//! - `table`: the table types; `build` picks `timing`, `io`, `threads`, `runtimes` or
+//!   `typed` (sections read through the model's types) or `generic` (a section the
+//!   model has no type for, or a report its type cannot read) to fill one.
 //! - `history`: per-row rates over time, for the rate columns and sparklines.
 //! - `logs`: the log records of the debug tracker selected in the Debug tab, or of a
 //!   selected row that keeps `log = true` values.
@@ -23,6 +25,7 @@ mod table;
 mod tabs;
 mod threads;
 mod timing;
+mod typed;
 
 pub(crate) use app::{Action, App, Link, Mode, Regions};
 pub(crate) use fields::{flatten, row_lists};

@@ -55,7 +55,7 @@ pub(crate) fn table(section: &Value, history: &History) -> Option<Table> {
                     .push(history.rate(Section::TokioRuntime.key(), &key, "spawned_tasks").map_or(Cell::Empty, number));
             }
             cells.extend([number(rt.flags.len() as f64), number(rt.monitored_ns as f64), number(rt.samples as f64)]);
-            TableRow { key, name: rt.name.clone(), cells, raw: raw.clone() }
+            TableRow { key, name: rt.name.clone(), cells, raw: raw.clone(), units: None }
         })
         .collect();
     let counter = spawned.then(|| "spawned_tasks".to_string());

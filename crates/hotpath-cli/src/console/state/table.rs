@@ -2,6 +2,7 @@
 //! the types only, so that every builder can use them.
 
 use std::cmp::Ordering;
+use std::collections::BTreeMap;
 
 use hotpath_model::Unit;
 use serde_json::Value;
@@ -75,6 +76,11 @@ pub(crate) struct TableRow {
     pub(crate) cells: Vec<Cell>,
     /// The row as the server sent it, for the detail pane.
     pub(crate) raw: Value,
+    /// The unit of each figure of `raw` (by dotted path) as the row's model type
+    /// declares it (`hotpath_model::RowMetrics`); a number of `raw` missing here
+    /// identifies rather than measures. `None` for a row read without that type, whose
+    /// units the detail pane guesses from field names.
+    pub(crate) units: Option<BTreeMap<String, Unit>>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -48,7 +48,7 @@ pub(crate) fn table(section: &Value) -> Option<Table> {
                 cells.extend([bytes(row.alloc_bytes), bytes(row.dealloc_bytes)]);
             }
             let key = key.unwrap_or_else(|| format!("tid {}", row.tid));
-            TableRow { key, name, cells, raw: raw.clone() }
+            TableRow { key, name, cells, raw: raw.clone(), units: None }
         })
         .collect();
     // The detail pane charts the thread's user CPU time per second of the console's polls.

@@ -62,7 +62,7 @@ pub(crate) fn table(section: &Value, meta: &Value, history: &History) -> Option<
                 cells.push(if row.active > 0 { Cell::Number(row.active as f64) } else { Cell::Empty });
                 cells.push(oldest.map_or(Cell::Empty, |ns| Cell::Number(ns as f64)));
             }
-            TableRow { key, name: row.name.clone(), cells, raw: raw.clone() }
+            TableRow { key, name: row.name.clone(), cells, raw: raw.clone(), units: None }
         })
         .collect();
     Some(Table { columns, rows, counter: Some("calls".into()), counter_kind: Kind::Unit(Unit::PerSecond) })

@@ -40,14 +40,14 @@ pub(crate) fn draw(
         return;
     };
     if extra == Extra::Tracker {
-        return tracker::draw(frame, area, app, row, field_lines(&row.raw));
+        return tracker::draw(frame, area, app, row, field_lines(row));
     }
     let mut lines = Vec::new();
     if extra == Extra::Flow {
         lines.extend(flow::lines(view.section.key(), &row.key, &row.raw, &app.history));
         lines.push(Line::from(""));
     }
-    lines.extend(field_lines(&row.raw));
+    lines.extend(field_lines(row));
     let name = row.raw.get("name").and_then(Value::as_str).unwrap_or(&row.name);
     let logged = logged(app, view.section, name);
     let [fields, logs, spark] = Layout::vertical([
@@ -92,17 +92,24 @@ fn row_logs(frame: &mut Frame<'_>, area: Rect, app: &App, section: &str, name: &
 }
 
 /// `Label: value` for every field, nested objects under their path's words, and
-/// one line per list of objects inside the row, with its length.
-pub(crate) fn field_lines(row: &Value) -> Vec<Line<'static>> {
-    let mut out: Vec<Line<'static>> = flatten(row)
+/// one line per list of objects inside the row, with its length. A row read through
+/// its model type shows each figure in the unit the type declares; only a row read
+/// without one has its units guessed from field names.
+pub(crate) fn field_lines(row: &TableRow) -> Vec<Line<'static>> {
+    let raw = &row.raw;
+    let mut out: Vec<Line<'static>> = flatten(raw)
         .into_iter()
         .map(|f| {
-            let value = show_value(f.name, f.parent, f.value);
+            let value = match (&row.units, f.value.as_f64()) {
+                (Some(units), Some(n)) => units.get(&f.path).map_or_else(|| f.value.to_string(), |u| u.format(n)),
+                // A figure the JSON writes as text (a gauge's `NaN`) or a row read without a type.
+                _ => show_value(f.name, f.parent, f.value),
+            };
             Line::from(vec![format!("{}: ", title_of(&f.path)).fg(Color::Cyan), value.into()])
         })
         .collect();
-    for list in row_lists(row) {
-        let n = row[list.as_str()].as_array().map_or(0, Vec::len);
+    for list in row_lists(raw) {
+        let n = raw[list.as_str()].as_array().map_or(0, Vec::len);
         out.push(Line::from(vec![format!("{}: ", title_of(&list)).fg(Color::Cyan), format!("{n} entries").into()]));
     }
     out

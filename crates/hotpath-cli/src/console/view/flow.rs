@@ -1,8 +1,9 @@
 //! A channel as a flow: sender → queue → receiver, with send and receive rates
-//! and the queue depth, read from the row's fields by name (`sent…`,
-//! `received…`, `queue…`), so it works with whatever counters the section has.
+//! and the queue depth, read as the model's `ChannelRow` (`sent`, `received`,
+//! `queue_len`); a row that type cannot read (another build's report) by its fields'
+//! names (`sent…`, `received…`, `queue…`), whatever counters it has.
 
-use hotpath_model::Unit;
+use hotpath_model::{ChannelRow, Unit};
 use ratatui::text::Line;
 use serde_json::Value;
 
@@ -10,15 +11,14 @@ use crate::console::state::History;
 
 /// Two lines: the flow with the queue depth, then rates and totals of each side.
 pub(crate) fn lines(section: &str, key: &str, row: &Value, history: &History) -> Vec<Line<'static>> {
-    let object = row.as_object();
-    let field = |pred: &dyn Fn(&str) -> bool| {
-        object.and_then(|o| {
-            o.iter().find(|(k, v)| pred(k) && v.is_u64()).map(|(k, v)| (k.clone(), v.as_u64().unwrap_or(0)))
-        })
+    let (sent, received, queue) = match serde_json::from_value::<ChannelRow>(row.clone()) {
+        Ok(c) => (
+            Some(("sent".into(), c.sent)),
+            Some(("received".into(), c.received)),
+            Some(("queue_len".into(), c.queue_len)),
+        ),
+        Err(_) => by_name(row),
     };
-    let sent = field(&|k| k.starts_with("sent") && !k.ends_with("per_sec"));
-    let received = field(&|k| (k.starts_with("received") || k.starts_with("recv")) && !k.ends_with("per_sec"));
-    let queue = field(&|k| k.contains("queue") && !k.starts_with("max"));
     if sent.is_none() && received.is_none() {
         return vec![Line::from("no flow counters (sent/received) in this row")];
     }
@@ -39,4 +39,20 @@ pub(crate) fn lines(section: &str, key: &str, row: &Value, history: &History) ->
             total(&received)
         )),
     ]
+}
+
+/// A counter field of each side and the queue's, by name, for a row of another build.
+type Counter = Option<(String, u64)>;
+
+fn by_name(row: &Value) -> (Counter, Counter, Counter) {
+    let object = row.as_object();
+    let field = |pred: &dyn Fn(&str) -> bool| {
+        object.and_then(|o| {
+            o.iter().find(|(k, v)| pred(k) && v.is_u64()).map(|(k, v)| (k.clone(), v.as_u64().unwrap_or(0)))
+        })
+    };
+    let sent = field(&|k| k.starts_with("sent") && !k.ends_with("per_sec"));
+    let received = field(&|k| (k.starts_with("received") || k.starts_with("recv")) && !k.ends_with("per_sec"));
+    let queue = field(&|k| k.contains("queue") && !k.starts_with("max"));
+    (sent, received, queue)
 }

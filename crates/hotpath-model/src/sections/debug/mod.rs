@@ -4,6 +4,7 @@
 
 mod float;
 mod metrics;
+mod row_metrics;
 mod table;
 
 use std::str::FromStr;

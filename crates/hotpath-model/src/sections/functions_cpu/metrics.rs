@@ -2,7 +2,7 @@
 
 use crate::export::{Families, Family, MetricKind};
 use crate::meta::Meta;
-use crate::section::{keep_rows, SectionData};
+use crate::section::{keep_rows, visit_rows, SectionData};
 
 use super::FunctionsCpu;
 
@@ -42,5 +42,9 @@ impl SectionData for FunctionsCpu {
 
     fn keep_rows(&mut self, keep: &[usize]) {
         keep_rows(&mut self.rows, keep);
+    }
+
+    fn visit_row_figures(&self, each: &mut dyn FnMut(&str, Vec<crate::RowMetric>)) -> bool {
+        visit_rows(&self.rows, each)
     }
 }

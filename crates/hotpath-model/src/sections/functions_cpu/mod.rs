@@ -1,6 +1,7 @@
 //! The `functions-cpu` section: CPU samples attributed to measured functions.
 
 mod metrics;
+mod row_metrics;
 mod table;
 
 use serde::{Deserialize, Serialize};

@@ -1,6 +1,7 @@
 //! The `functions-timing` section: per measured function, call counts and durations.
 
 mod metrics;
+mod row_metrics;
 mod table;
 
 use serde::{Deserialize, Serialize};

@@ -2,7 +2,7 @@
 
 use crate::export::{Families, Family, MetricKind};
 use crate::meta::Meta;
-use crate::section::{keep_rows, row_figures, RowFigures, SectionData};
+use crate::section::{keep_rows, visit_rows, SectionData};
 
 use super::Mutexes;
 
@@ -40,7 +40,7 @@ impl SectionData for Mutexes {
         keep_rows(&mut self.rows, keep);
     }
 
-    fn row_figures(&self) -> Option<Vec<RowFigures<'_>>> {
-        Some(row_figures(&self.rows))
+    fn visit_row_figures(&self, each: &mut dyn FnMut(&str, Vec<crate::RowMetric>)) -> bool {
+        visit_rows(&self.rows, each)
     }
 }
