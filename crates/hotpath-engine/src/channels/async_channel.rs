@@ -78,23 +78,17 @@ impl<T> Sender<T> {
 impl<T> Receiver<T> {
     /// As [`async_channel::Receiver::recv`].
     pub async fn recv(&self) -> Result<T, RecvError> {
-        let msg = self.inner.recv().await?;
-        self.meta.on_receive(None);
-        Ok(msg)
+        self.meta.receive(self.inner.recv().await)
     }
 
     /// As [`async_channel::Receiver::recv_blocking`].
     pub fn recv_blocking(&self) -> Result<T, RecvError> {
-        let msg = self.inner.recv_blocking()?;
-        self.meta.on_receive(None);
-        Ok(msg)
+        self.meta.receive(self.inner.recv_blocking())
     }
 
     /// As [`async_channel::Receiver::try_recv`].
     pub fn try_recv(&self) -> Result<T, TryRecvError> {
-        let msg = self.inner.try_recv()?;
-        self.meta.on_receive(None);
-        Ok(msg)
+        self.meta.receive(self.inner.try_recv())
     }
 }
 
@@ -103,11 +97,7 @@ impl<T> Stream for Receiver<T> {
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<T>> {
         let this = self.project();
-        let polled = this.inner.poll_next(cx);
-        if let Poll::Ready(Some(_)) = &polled {
-            this.meta.on_receive(None);
-        }
-        polled
+        this.meta.receive(this.inner.poll_next(cx))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {

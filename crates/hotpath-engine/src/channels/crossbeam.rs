@@ -78,30 +78,22 @@ impl<T> Sender<T> {
 impl<T> Receiver<T> {
     /// As [`crossbeam_channel::Receiver::recv`].
     pub fn recv(&self) -> Result<T, RecvError> {
-        let msg = self.inner.recv()?;
-        self.meta.on_receive(None);
-        Ok(msg)
+        self.meta.receive(self.inner.recv())
     }
 
     /// As [`crossbeam_channel::Receiver::try_recv`].
     pub fn try_recv(&self) -> Result<T, TryRecvError> {
-        let msg = self.inner.try_recv()?;
-        self.meta.on_receive(None);
-        Ok(msg)
+        self.meta.receive(self.inner.try_recv())
     }
 
     /// As [`crossbeam_channel::Receiver::recv_timeout`].
     pub fn recv_timeout(&self, timeout: Duration) -> Result<T, RecvTimeoutError> {
-        let msg = self.inner.recv_timeout(timeout)?;
-        self.meta.on_receive(None);
-        Ok(msg)
+        self.meta.receive(self.inner.recv_timeout(timeout))
     }
 
     /// As [`crossbeam_channel::Receiver::recv_deadline`].
     pub fn recv_deadline(&self, deadline: Instant) -> Result<T, RecvTimeoutError> {
-        let msg = self.inner.recv_deadline(deadline)?;
-        self.meta.on_receive(None);
-        Ok(msg)
+        self.meta.receive(self.inner.recv_deadline(deadline))
     }
 
     /// As [`crossbeam_channel::Receiver::iter`].

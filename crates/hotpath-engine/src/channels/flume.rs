@@ -75,37 +75,27 @@ impl<T> Sender<T> {
 impl<T> Receiver<T> {
     /// As [`flume::Receiver::recv`].
     pub fn recv(&self) -> Result<T, RecvError> {
-        let msg = self.inner.recv()?;
-        self.meta.on_receive(None);
-        Ok(msg)
+        self.meta.receive(self.inner.recv())
     }
 
     /// As [`flume::Receiver::recv_async`].
     pub async fn recv_async(&self) -> Result<T, RecvError> {
-        let msg = self.inner.recv_async().await?;
-        self.meta.on_receive(None);
-        Ok(msg)
+        self.meta.receive(self.inner.recv_async().await)
     }
 
     /// As [`flume::Receiver::try_recv`].
     pub fn try_recv(&self) -> Result<T, TryRecvError> {
-        let msg = self.inner.try_recv()?;
-        self.meta.on_receive(None);
-        Ok(msg)
+        self.meta.receive(self.inner.try_recv())
     }
 
     /// As [`flume::Receiver::recv_timeout`].
     pub fn recv_timeout(&self, timeout: Duration) -> Result<T, RecvTimeoutError> {
-        let msg = self.inner.recv_timeout(timeout)?;
-        self.meta.on_receive(None);
-        Ok(msg)
+        self.meta.receive(self.inner.recv_timeout(timeout))
     }
 
     /// As [`flume::Receiver::recv_deadline`].
     pub fn recv_deadline(&self, deadline: Instant) -> Result<T, RecvTimeoutError> {
-        let msg = self.inner.recv_deadline(deadline)?;
-        self.meta.on_receive(None);
-        Ok(msg)
+        self.meta.receive(self.inner.recv_deadline(deadline))
     }
 
     /// As [`flume::Receiver::iter`].
@@ -121,7 +111,7 @@ impl<T> Receiver<T> {
     /// As [`flume::Receiver::drain`]: the messages queued now.
     pub fn drain(&self) -> std::vec::IntoIter<T> {
         let drained: Vec<T> = self.inner.drain().collect();
-        (0..drained.len()).for_each(|_| self.meta.on_receive(None));
+        self.meta.receive(drained.len());
         drained.into_iter()
     }
 }

@@ -6,6 +6,8 @@
 //! - `instance`: counters shared by the halves of one channel.
 //! - `handle`: what each wrapped half holds; tracks which halves are alive and hands
 //!   the instance back to its entry when the last is gone.
+//! - `send`, `receive`: the one send and the one receive sequence; each backend only
+//!   maps its own calls onto them.
 //! - `ring`: send ticks matched to receives in FIFO order, for latency.
 //! - `slow`: the slow-consumer rule, sampled by the channel's own operations.
 //! - one file per backend: `std` always; `tokio_*` (`tokio`), `futures_*` (`futures`),
@@ -128,6 +130,7 @@ pub mod futures;
 mod handle;
 mod instance;
 mod instrument;
+mod receive;
 mod ring;
 mod section;
 mod send;

@@ -1,6 +1,8 @@
 //! Locks: `mutex!` and `rw_lock!` wrap std, parking_lot (`parking_lot`), tokio
 //! (`tokio`) and async-lock (`async-lock`) locks.
 //!
+//! - `acquire`: the try-then-wait sequence every wrapper shares; each backend maps its
+//!   own `try_` and waiting calls onto it.
 //! - `entry`: one row per site and data type; contended-wait and hold metrics per lock
 //!   mode, and `Held`, the part of every guard that records its hold time.
 //! - `instrument`: the traits the macros dispatch on.
@@ -8,8 +10,6 @@
 //! - `std`, `parking_lot`, `tokio`, `async_lock`: the wrappers.
 //! - `section`: the `mutexes` and `rw_locks` sections.
 
-// The try-then-wait sequence the async-lock, parking_lot and tokio wrappers share (std keeps its own).
-#[cfg(any(feature = "async-lock", feature = "parking_lot", feature = "tokio"))]
 mod acquire;
 #[cfg(feature = "async-lock")]
 pub mod async_lock;

@@ -144,9 +144,7 @@ macro_rules! receiver {
         impl<T> $name<T> {
             /// As the wrapped receiver's `try_recv`.
             pub fn try_recv(&mut self) -> Result<T, TryRecvError> {
-                let msg = self.inner.try_recv()?;
-                self.meta.on_receive(None);
-                Ok(msg)
+                self.meta.receive(self.inner.try_recv())
             }
         }
 
@@ -155,11 +153,7 @@ macro_rules! receiver {
 
             fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<T>> {
                 let this = self.get_mut();
-                let polled = Pin::new(&mut this.inner).poll_next(cx);
-                if let Poll::Ready(Some(_)) = &polled {
-                    this.meta.on_receive(None);
-                }
-                polled
+                this.meta.receive(Pin::new(&mut this.inner).poll_next(cx))
             }
 
             fn size_hint(&self) -> (usize, Option<usize>) {

@@ -41,11 +41,8 @@ impl<T> Sender<T> {
 impl<T> Receiver<T> {
     /// As `futures::channel::oneshot::Receiver::try_recv`.
     pub fn try_recv(&mut self) -> Result<Option<T>, Canceled> {
-        let value = self.inner.try_recv()?;
-        if value.is_some() {
-            self.meta.on_receive(None);
-        }
-        Ok(value)
+        // `Ok(None)`: nothing sent yet, nothing received.
+        Ok(self.meta.receive(self.inner.try_recv()?))
     }
 }
 
@@ -54,11 +51,7 @@ impl<T> Future for Receiver<T> {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.get_mut();
-        let polled = Pin::new(&mut this.inner).poll(cx);
-        if let Poll::Ready(Ok(_)) = &polled {
-            this.meta.on_receive(None);
-        }
-        polled
+        this.meta.receive(Pin::new(&mut this.inner).poll(cx))
     }
 }
 

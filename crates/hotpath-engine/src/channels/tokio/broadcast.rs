@@ -10,7 +10,6 @@ use ::tokio::sync::broadcast::{self, error};
 use super::super::handle::{open, Rx, Tx};
 use super::super::instance::Flavor;
 use super::super::instrument::{InstrumentChannel, Wrapping};
-use crate::clock;
 
 /// A wrapped [`tokio::sync::broadcast::Sender`].
 pub struct Sender<T> {
@@ -38,12 +37,7 @@ impl<T> InstrumentChannel for (broadcast::Sender<T>, broadcast::Receiver<T>) {
 impl<T> Sender<T> {
     /// As [`tokio::sync::broadcast::Sender::send`].
     pub fn send(&self, value: T) -> Result<usize, error::SendError<T>> {
-        let note = self.meta.note(&value);
-        let tick = clock::now();
-        let receivers = self.inner.send(value)?;
-        self.meta.on_send(tick, receivers as u64);
-        self.meta.sent(note);
-        Ok(receivers)
+        self.meta.send_counted(value, |value| self.inner.send(value), |&receivers| receivers as u64)
     }
 
     /// As [`tokio::sync::broadcast::Sender::subscribe`].

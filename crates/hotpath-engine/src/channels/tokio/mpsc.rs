@@ -16,7 +16,6 @@ use super::super::handle::{open, Rx, Tx};
 use super::super::instance::Flavor;
 use super::super::instrument::{InstrumentChannel, Wrapping};
 use super::super::send::Refused;
-use crate::clock;
 
 /// A wrapped [`tokio::sync::mpsc::Sender`].
 pub struct Sender<T> {
@@ -105,12 +104,7 @@ impl<T> Sender<T> {
         let inner = match self.inner.try_reserve() {
             Ok(permit) => permit,
             Err(error::TrySendError::Closed(())) => return Err(error::SendError(())),
-            Err(error::TrySendError::Full(())) => {
-                let start = clock::now();
-                let result = self.inner.reserve().await;
-                self.meta.on_blocked(clock::now().saturating_sub(start));
-                result?
-            }
+            Err(error::TrySendError::Full(())) => self.meta.blocked_async(self.inner.reserve()).await.0?,
         };
         Ok(Permit { inner, meta: &self.meta })
     }
@@ -126,12 +120,7 @@ impl<T> Sender<T> {
         let inner = match inner.try_reserve_owned() {
             Ok(permit) => permit,
             Err(error::TrySendError::Closed(_)) => return Err(error::SendError(())),
-            Err(error::TrySendError::Full(inner)) => {
-                let start = clock::now();
-                let result = inner.reserve_owned().await;
-                meta.on_blocked(clock::now().saturating_sub(start));
-                result?
-            }
+            Err(error::TrySendError::Full(inner)) => meta.blocked_async(inner.reserve_owned()).await.0?,
         };
         Ok(OwnedPermit { inner, meta })
     }
@@ -184,55 +173,37 @@ macro_rules! receiver {
         impl<T> $name<T> {
             #[doc = concat!("As [`tokio::sync::mpsc::", $doc, "::recv`].")]
             pub async fn recv(&mut self) -> Option<T> {
-                let value = self.inner.recv().await?;
-                self.meta.on_receive(None);
-                Some(value)
+                self.meta.receive(self.inner.recv().await)
             }
 
             #[doc = concat!("As [`tokio::sync::mpsc::", $doc, "::try_recv`].")]
             pub fn try_recv(&mut self) -> Result<T, error::TryRecvError> {
-                let value = self.inner.try_recv()?;
-                self.meta.on_receive(None);
-                Ok(value)
+                self.meta.receive(self.inner.try_recv())
             }
 
             #[doc = concat!("As [`tokio::sync::mpsc::", $doc, "::blocking_recv`].")]
             pub fn blocking_recv(&mut self) -> Option<T> {
-                let value = self.inner.blocking_recv()?;
-                self.meta.on_receive(None);
-                Some(value)
+                self.meta.receive(self.inner.blocking_recv())
             }
 
             #[doc = concat!("As [`tokio::sync::mpsc::", $doc, "::recv_many`].")]
             pub async fn recv_many(&mut self, buffer: &mut Vec<T>, limit: usize) -> usize {
-                let n = self.inner.recv_many(buffer, limit).await;
-                (0..n).for_each(|_| self.meta.on_receive(None));
-                n
+                self.meta.receive(self.inner.recv_many(buffer, limit).await)
             }
 
             #[doc = concat!("As [`tokio::sync::mpsc::", $doc, "::blocking_recv_many`].")]
             pub fn blocking_recv_many(&mut self, buffer: &mut Vec<T>, limit: usize) -> usize {
-                let n = self.inner.blocking_recv_many(buffer, limit);
-                (0..n).for_each(|_| self.meta.on_receive(None));
-                n
+                self.meta.receive(self.inner.blocking_recv_many(buffer, limit))
             }
 
             #[doc = concat!("As [`tokio::sync::mpsc::", $doc, "::poll_recv`].")]
             pub fn poll_recv(&mut self, cx: &mut Context<'_>) -> Poll<Option<T>> {
-                let polled = self.inner.poll_recv(cx);
-                if let Poll::Ready(Some(_)) = &polled {
-                    self.meta.on_receive(None);
-                }
-                polled
+                self.meta.receive(self.inner.poll_recv(cx))
             }
 
             #[doc = concat!("As [`tokio::sync::mpsc::", $doc, "::poll_recv_many`].")]
             pub fn poll_recv_many(&mut self, cx: &mut Context<'_>, buffer: &mut Vec<T>, limit: usize) -> Poll<usize> {
-                let polled = self.inner.poll_recv_many(cx, buffer, limit);
-                if let Poll::Ready(n) = polled {
-                    (0..n).for_each(|_| self.meta.on_receive(None));
-                }
-                polled
+                self.meta.receive(self.inner.poll_recv_many(cx, buffer, limit))
             }
         }
 

@@ -41,28 +41,21 @@ impl<T> Sender<T> {
 impl<T> Receiver<T> {
     /// As [`tokio::sync::oneshot::Receiver::try_recv`].
     pub fn try_recv(&mut self) -> Result<T, error::TryRecvError> {
-        let value = self.inner.try_recv()?;
-        self.meta.on_receive(None);
-        Ok(value)
+        self.meta.receive(self.inner.try_recv())
     }
 
     /// As [`tokio::sync::oneshot::Receiver::blocking_recv`].
     pub fn blocking_recv(self) -> Result<T, error::RecvError> {
-        let value = self.inner.blocking_recv()?;
-        self.meta.on_receive(None);
-        Ok(value)
+        self.meta.receive(self.inner.blocking_recv())
     }
 }
 
 impl<T> Future for Receiver<T> {
     type Output = Result<T, error::RecvError>;
 
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let polled = Pin::new(&mut self.inner).poll(cx);
-        if let Poll::Ready(Ok(_)) = &polled {
-            self.meta.on_receive(None);
-        }
-        polled
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.get_mut();
+        this.meta.receive(Pin::new(&mut this.inner).poll(cx))
     }
 }
 

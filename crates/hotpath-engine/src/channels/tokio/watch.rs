@@ -70,16 +70,12 @@ impl<T> Sender<T> {
 impl<T> Receiver<T> {
     /// As [`tokio::sync::watch::Receiver::changed`].
     pub async fn changed(&mut self) -> Result<(), error::RecvError> {
-        self.inner.changed().await?;
-        self.meta.on_receive(None);
-        Ok(())
+        self.meta.receive(self.inner.changed().await)
     }
 
     /// As [`tokio::sync::watch::Receiver::wait_for`].
     pub async fn wait_for(&mut self, f: impl FnMut(&T) -> bool) -> Result<watch::Ref<'_, T>, error::RecvError> {
-        let value = self.inner.wait_for(f).await?;
-        self.meta.on_receive(None);
-        Ok(value)
+        self.meta.receive(self.inner.wait_for(f).await)
     }
 }
 
