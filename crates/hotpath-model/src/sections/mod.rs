@@ -22,7 +22,7 @@ macro_rules! section_modules {
 
         /// Every section's type, re-exported at the crate's root.
         pub(crate) mod types {
-            pub use super::{$( $field::$ty, )*};
+            pub use crate::sections::{$( $field::$ty, )*};
         }
     };
 }
