@@ -136,9 +136,8 @@ impl Report {
     /// Every row of `section`, in report order, with its figures, when the report has
     /// the section and its row type lists them ([`RowMetrics`](crate::RowMetrics), through
     /// [`SectionData::visit_row_figures`](crate::SectionData::visit_row_figures)); `None` for
-    /// sections whose rows do not (`threads`, per-thread samples; `tokio_runtime`,
-    /// runtimes with lists of workers inside), which a reader takes from their own
-    /// types or the JSON.
+    /// sections whose rows do not (none today; a new section may not), which a reader
+    /// takes from the JSON.
     pub fn row_metrics(&self, section: Section) -> Option<Vec<crate::NamedMetrics>> {
         let mut rows = Vec::new();
         let typed =

@@ -97,8 +97,8 @@ fn typed_deltas(now: &[NamedMetrics], before: &[NamedMetrics]) -> Vec<Moved> {
         .collect()
 }
 
-/// The moved numbers of rows of a section whose type lists no figures (`tokio_runtime`'s
-/// runtimes), by the JSON.
+/// The moved numbers of rows of a section whose type lists no figures (none today: a
+/// section added without `RowMetrics`), by the JSON.
 fn json_deltas(before: &Report, now: &Report, section: Section) -> Vec<Moved> {
     let Some(mut section_now) = now.section_json(section) else { return Vec::new() };
     let Some(rows_now) = rows_mut(&mut section_now) else { return Vec::new() };

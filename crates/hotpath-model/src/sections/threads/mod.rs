@@ -1,6 +1,7 @@
 //! The `threads` section: per-thread CPU and memory statistics.
 
 mod metrics;
+mod row_metrics;
 mod table;
 
 use serde::{Deserialize, Serialize};

@@ -2,7 +2,7 @@
 
 use crate::export::{Families, Family, MetricKind};
 use crate::meta::Meta;
-use crate::section::{keep_rows, SectionData};
+use crate::section::{keep_rows, visit_rows, SectionData};
 
 use super::TokioRuntimes;
 
@@ -50,5 +50,9 @@ impl SectionData for TokioRuntimes {
 
     fn keep_rows(&mut self, keep: &[usize]) {
         keep_rows(&mut self.runtimes, keep);
+    }
+
+    fn visit_row_figures(&self, each: &mut dyn FnMut(&str, Vec<crate::RowMetric>)) -> bool {
+        visit_rows(&self.runtimes, each)
     }
 }

@@ -2,6 +2,7 @@
 //! their workers, queues, a short history, and flags that say what looks wrong.
 
 mod metrics;
+mod row_metrics;
 mod table;
 
 use serde::{Deserialize, Serialize};
