@@ -43,21 +43,30 @@ pin_project_lite::pin_project! {
     }
 
     impl<F> PinnedDrop for MeasuredFuture<F> {
+        // A call that ended (or never started) holds no slot: one compare, inlined.
+        #[inline(always)]
         fn drop(this: Pin<&mut Self>) {
             let this = this.project();
-            if let Some(slot) = this.slot.take() {
-                slot.release();
+            if matches!(*this.state, State::Running | State::Untimed) {
+                cancelled(this.site, *this.state, this.slot.take());
             }
-            if !matches!(*this.state, State::Running | State::Untimed) {
-                return;
-            }
-            // SAFETY: a non-null recorder is valid on this thread until its exit hook runs.
-            if let Some(cell) = unsafe { recorder::current().as_ref() }.and_then(|r| r.cell(this.site.id())) {
-                cell.cancel();
-                if *this.state == State::Running {
-                    cell.stop_running();
-                }
-            }
+        }
+    }
+}
+
+/// A call dropped before it completed: counted as cancelled where it is dropped, its
+/// start slot (held only while it runs) released.
+#[cold]
+#[inline(never)]
+fn cancelled(site: &'static FnSite, state: State, slot: Option<StartSlot>) {
+    if let Some(slot) = slot {
+        slot.release();
+    }
+    // SAFETY: a non-null recorder is valid on this thread until its exit hook runs.
+    if let Some(cell) = unsafe { recorder::current().as_ref() }.and_then(|r| r.cell(site.id())) {
+        cell.cancel();
+        if state == State::Running {
+            cell.stop_running();
         }
     }
 }
