@@ -206,7 +206,7 @@ impl Collectors for Sources<'_> {
         None
     }
     fn debug(&self) -> Option<DebugTrackers> {
-        crate::debug::section(self.options)
+        crate::debug::section(self.options, crate::row_logs::logged_rows())
     }
     fn tokio_runtime(&self) -> Option<TokioRuntimes> {
         #[cfg(feature = "tokio")]

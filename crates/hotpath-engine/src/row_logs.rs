@@ -39,14 +39,6 @@ fn all_logs() -> Vec<(&'static str, String, &'static LogRing)> {
     all
 }
 
-/// Whether any row logged a value.
-pub(crate) fn any_logged() -> bool {
-    let logged = own_logs().iter().any(|l| l.2.total() > 0);
-    #[cfg(feature = "services")]
-    let logged = logged || crate::services::logs::any_logged();
-    logged
-}
-
 /// One summary per logged row (sites of one name merged), by section then name.
 pub(crate) fn logged_rows() -> Vec<LoggedRow> {
     let mut rows: Vec<LoggedRow> = Vec::new();

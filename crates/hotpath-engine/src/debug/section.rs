@@ -3,25 +3,26 @@
 //! entry is locked briefly, one at a time: a tracker update waits at most for one
 //! row's copy.
 
-use hotpath_model::{DbgRow, DebugLogs, DebugRow, DebugTrackers, TrackerKind, ValRow};
+use hotpath_model::{DbgRow, DebugLogs, DebugRow, DebugTrackers, LoggedRow, TrackerKind, ValRow};
 
 use super::gauge::GAUGES;
 use super::site::DBG_ENTRIES;
 use super::val::VALS;
 use crate::logs::limits::{self, Timebase};
 use crate::options::Options;
-use crate::row_logs::{any_logged, logged_rows};
 use crate::sync::lock;
 
-/// Whether any tracker has an entry, or a `log = true` row a value.
-pub(crate) fn any() -> bool {
-    !lock(&DBG_ENTRIES).is_empty() || !VALS.all().is_empty() || !GAUGES.all().is_empty() || any_logged()
+/// Whether any tracker has an entry.
+fn any() -> bool {
+    !lock(&DBG_ENTRIES).is_empty() || !VALS.all().is_empty() || !GAUGES.all().is_empty()
 }
 
-/// Every tracker that recorded, focus applied; `None` when none did. Not cut by the
-/// row limit: the entries limit already bounds the rows.
-pub(crate) fn section(options: &Options) -> Option<DebugTrackers> {
-    if !any() {
+/// Every tracker that recorded, and `logged` (the `log = true` rows of every
+/// instrument with a value, gathered by the collector: `row_logs`), focus applied;
+/// `None` when there is neither. Not cut by the row limit: the entries limit already
+/// bounds the rows.
+pub(crate) fn section(options: &Options, logged: Vec<LoggedRow>) -> Option<DebugTrackers> {
+    if !any() && logged.is_empty() {
         return None;
     }
     let time = Timebase::now();
@@ -42,7 +43,7 @@ pub(crate) fn section(options: &Options) -> Option<DebugTrackers> {
     section.total_rows = rows.len();
     section.rows = rows;
     section.rows.retain(|r| options.focus.as_ref().is_none_or(|f| f.matches(r.name())));
-    section.logged = logged_rows();
+    section.logged = logged;
     section.logged.retain(|r| options.focus.as_ref().is_none_or(|f| f.matches(&r.name)));
     (section.logs_limit, section.max_log_len, section.entries_limit) =
         (limits.per_entry, limits.max_len, limits.entries);

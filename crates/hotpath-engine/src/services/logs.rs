@@ -39,8 +39,3 @@ pub(crate) fn row_logs() -> Vec<(&'static str, String, &'static LogRing)> {
     }
     out
 }
-
-/// Whether a SQL, HTTP or server row logged something.
-pub(crate) fn any_logged() -> bool {
-    !row_logs().is_empty()
-}
