@@ -1,5 +1,5 @@
 //! The readers of every row log, by row: the `log = true` logs of functions, futures,
-//! channels and streams (`functions/log_ring.rs`) and the logs of the SQL, HTTP client
+//! channels and streams (`logs/log_ring.rs`) and the logs of the SQL, HTTP client
 //! and server rows (`services/logs.rs`), merged by (section, row name). Above both, so
 //! that neither imports the other.
 

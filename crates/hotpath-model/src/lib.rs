@@ -39,7 +39,7 @@ pub use percentiles::{percentile_label, Percentiles};
 pub use render::render_table;
 pub use report::{Collectors, Report, ReportError, Section, SectionDef, LIMIT_GROUPS, SCHEMA_VERSION, SECTIONS};
 pub use requests::{RequestAlloc, RouteScope, StatusClasses};
-pub use row_metrics::{NamedMetrics, RowMetric, RowMetrics};
+pub use row_metrics::{push_judged, NamedMetrics, RowMetric, RowMetrics};
 pub use section::{keep_rows, visit_rows, LimitGroup, SectionData, Tab};
 pub use sections::channels::ChannelRow;
 pub use sections::debug::{DbgRow, DebugLog, DebugLogs, DebugRow, GaugeRow, LoggedRow, RowLogs, TrackerKind, ValRow};

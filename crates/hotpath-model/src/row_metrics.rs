@@ -6,7 +6,7 @@
 
 use crate::percentiles::percentile_label;
 use crate::stats::{DurationStats, LockTiming};
-use crate::units::Unit;
+use crate::units::{Judging, Unit};
 
 /// One figure of a row.
 #[derive(Clone, Debug, PartialEq)]
@@ -17,6 +17,9 @@ pub struct RowMetric {
     pub unit: Unit,
     /// The value, in that unit.
     pub value: f64,
+    /// How `hotpath compare` judges it: by default the model's rule for the unit and
+    /// key ([`Unit::judging`]); a row type may declare otherwise ([`push_judged`]).
+    pub judging: Judging,
 }
 
 /// A section row that lists its figures; implemented next to each row type.
@@ -29,7 +32,13 @@ pub trait RowMetrics {
 
 /// Appends the figure `key` of unit `unit`.
 pub(crate) fn push(out: &mut Vec<RowMetric>, key: &str, unit: Unit, value: f64) {
-    out.push(RowMetric { key: key.to_string(), unit, value });
+    push_judged(out, key, unit, unit.judging(key), value);
+}
+
+/// Appends the figure `key` of unit `unit`, judged as `judging` says whatever its
+/// name: a row type's own word on whether a figure repeats exactly from run to run.
+pub fn push_judged(out: &mut Vec<RowMetric>, key: &str, unit: Unit, judging: Judging, value: f64) {
+    out.push(RowMetric { key: key.to_string(), unit, value, judging });
 }
 
 /// The figures of a duration distribution under `prefix` (`lock.wait`).

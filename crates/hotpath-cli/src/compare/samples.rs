@@ -23,12 +23,15 @@ pub(crate) struct MetricInfo {
     /// Short name for tables (`avg`, `p95`).
     pub(crate) label: String,
     pub(crate) unit: Unit,
+    /// How it is judged: what the row's type declares (`RowMetric::judging`), or for a
+    /// section read without its type, the model's rule from the unit and path.
+    pub(crate) judging: Judging,
 }
 
 impl MetricInfo {
-    /// How the metric is judged: the model's table, from its unit and path.
+    /// How the metric is judged.
     pub(crate) fn judging(&self) -> Judging {
-        self.unit.judging(&self.key)
+        self.judging
     }
 }
 
@@ -43,13 +46,13 @@ pub(crate) struct Metrics {
 }
 
 impl Metrics {
-    /// The number of metric `key`, added with `label` and `unit` when new.
-    pub(crate) fn id(&mut self, key: &str, label: &str, unit: Unit) -> u32 {
+    /// The number of metric `key`, added with `label`, `unit` and `judging` when new.
+    pub(crate) fn id(&mut self, key: &str, label: &str, unit: Unit, judging: Judging) -> u32 {
         if let Some(&i) = self.index.get(key) {
             return i;
         }
         let i = self.list.len() as u32;
-        self.list.push(MetricInfo { key: key.to_string(), label: label.to_string(), unit });
+        self.list.push(MetricInfo { key: key.to_string(), label: label.to_string(), unit, judging });
         self.index.insert(key.to_string(), i);
         i
     }
@@ -78,9 +81,10 @@ pub(crate) struct Section {
 }
 
 impl Section {
-    /// The number of metric `key`, added when new.
+    /// The number of metric `key`, added when new (judged by the model's rule for its
+    /// unit and path).
     pub(crate) fn metric(&mut self, key: &str, label: &str, unit: Unit) -> u32 {
-        self.metrics.id(key, label, unit)
+        self.metrics.id(key, label, unit, unit.judging(key))
     }
 
     /// The number of metric `key`, if the section has it.
@@ -90,7 +94,12 @@ impl Section {
 
     /// Adds a value of metric `key` to row `row` (created when new).
     pub(crate) fn push(&mut self, row: &str, key: &str, label: &str, unit: Unit, value: f64) {
-        let metric = self.metric(key, label, unit);
+        self.push_judged(row, key, label, unit, unit.judging(key), value);
+    }
+
+    /// As [`push`](Self::push), judged as the row's type declares.
+    pub(crate) fn push_judged(&mut self, row: &str, key: &str, label: &str, unit: Unit, judging: Judging, value: f64) {
+        let metric = self.metrics.id(key, label, unit, judging);
         match self.rows.get_mut(row) {
             Some(values) => values.push((metric, value)),
             None => {

@@ -66,7 +66,7 @@ impl Side {
                 let ids: Vec<u32> = (0..section.metrics.len() as u32)
                     .map(|i| {
                         let m = section.metrics.get(i);
-                        merged.metrics.id(&m.key, &m.label, m.unit)
+                        merged.metrics.id(&m.key, &m.label, m.unit, m.judging)
                     })
                     .collect();
                 for (row_name, mut values) in section.rows {

@@ -23,7 +23,7 @@ pub(crate) fn add(samples: &mut RunSamples, report: &Report, compared: impl Fn(&
         let typed = data.visit_row_figures(&mut |name, metrics| {
             rows += 1;
             for m in metrics {
-                section.push(name, &m.key, &m.key, m.unit, m.value);
+                section.push_judged(name, &m.key, &m.key, m.unit, m.judging, m.value);
             }
         });
         if typed {

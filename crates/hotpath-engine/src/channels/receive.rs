@@ -14,6 +14,8 @@ pub(crate) trait Received {
 }
 
 /// `Ok` holds one message (`recv`, `try_recv`, a oneshot's result, watch `changed`).
+/// The `Ok` value must be the message itself: an API returning `Result<Option<T>, E>`
+/// (a `try_next`) is unwrapped by its backend before it gets here.
 impl<M, E> Received for Result<M, E> {
     #[inline(always)]
     fn count_on(&self, rx: &Rx) {

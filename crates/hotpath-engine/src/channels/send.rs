@@ -2,8 +2,8 @@
 //! take the tick, send, count the send and keep the note; a send that would wait tries
 //! first and, only when the channel is full, times the waiting send as blocked. Each
 //! backend maps its own methods and error types onto [`Tx::send_now`] (or
-//! [`Tx::send_counted`]), [`Tx::send_or_wait`] and [`Tx::send_or_wait_async`]; a wait
-//! that is not a send (tokio's `reserve`) is timed by [`Tx::blocked_async`] alone.
+//! [`Tx::send_counted`]), [`Tx::send_or_wait`] and `Tx::send_or_wait_async`; a wait
+//! that is not a send (tokio's `reserve`) is timed by `Tx::blocked_async` alone.
 
 #[cfg(any(feature = "tokio", feature = "flume", feature = "async-channel"))]
 use std::future::Future;

@@ -13,16 +13,8 @@
 //! Keyed sites cache the entry they used last and compare its key (one string
 //! comparison for a literal key); another key goes through the macro's registry under
 //! its lock (`keyed`), which holds at most `HOTPATH_ENTRIES_LIMIT` keys (default 1000)
-//! counting `<other>`, into which further keys fold, with one warning in the report.
-//!
-//! Memory: the text logs (`dbg!`, `val!`, `log = true`) hold at most
-//! [`LOG_BYTES_BUDGET`] (32 MiB) of records together: past it the oldest record of each
-//! log is dropped in turn (`budget`); without that, (dbg! sites + entries limit) × logs
-//! limit × `4 × max len` bytes could be reached. Besides: one slot array per log
-//! (logs limit × ~120 bytes), gauges' numeric rings (entries limit × logs limit × ~150
-//! bytes with their thread names) and one scratch buffer of `4 × max len` per thread
-//! that formatted a value. Updates from many threads are exact: each entry has a lock,
-//! held only to copy one record.
+//! counting `<other>`, into which further keys fold, with one warning in the report. The memory the text logs may take is the log store's
+//! (`crate::logs`).
 
 mod gauge;
 mod keyed;

@@ -35,7 +35,7 @@ pin_project_lite::pin_project! {
         inner: F,
         site: &'static FnSite,
         start: u64,
-        // The running call's start, published for the oldest age (see `starts`).
+        // The running call's start, published for the oldest age (see `record::starts`).
         slot: Option<StartSlot>,
         state: State,
         inclusive: Usage,
@@ -165,12 +165,6 @@ impl<'a> PollFrame<'a> {
     #[inline(always)]
     fn begin(recorder: &'a ThreadRecorder, cell: &'a SiteCell, id: u32) -> Self {
         hooks::enter(id);
-        #[cfg(not(any(
-            all(feature = "cpu", target_os = "linux"),
-            feature = "services-http",
-            feature = "services-sql"
-        )))]
-        let _ = id;
         let saved = recorder.push_frame();
         Self { recorder, cell, saved, start: Usage::now(), ended: false }
     }

@@ -1,6 +1,6 @@
 //! `log = true` on `#[measure]` and `#[future_fn]` (and `future!`, whose site is an
 //! [`FnSite`] too): the hook the expansions call, and the reader by site. The values
-//! go to the site's log (`log_ring`).
+//! go to the site's log (`logs::log_ring`).
 
 use std::fmt::Debug;
 

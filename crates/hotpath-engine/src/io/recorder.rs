@@ -1,6 +1,6 @@
 //! Per-thread I/O cells, and the registry of live and exited threads' cells.
 //!
-//! The same mechanism as function recording (`thread::Cells`, `thread::Registry`),
+//! The same mechanism as function recording (`record::Cells`, `record::Registry`),
 //! with a registry of its own so that I/O entries have their own id space. Memory is
 //! bounded by entries × live threads.
 

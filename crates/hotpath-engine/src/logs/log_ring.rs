@@ -1,6 +1,6 @@
 //! The logs behind `log = true`: the `Debug` text of the last values a call site or
 //! entry produced (function results, future outputs, channel messages, stream items),
-//! kept per site or entry in a [`LogRing`](crate::logs::LogRing) of the debug
+//! kept per site or entry in a [`LogRing`] of the debug
 //! trackers' store (hooks in `logged.rs` and in each instrument), so they have its
 //! limits: `HOTPATH_LOGS_LIMIT` records per log (default 50), each at most
 //! `HOTPATH_MAX_LOG_LEN` characters (default 1536; a longer text keeps `max - 3`
@@ -107,7 +107,7 @@ pub(crate) struct DebugText {
     cut: bool,
 }
 
-/// `value`'s `Debug` text cut to `HOTPATH_MAX_LOG_LEN` characters (`debug::write_capped`).
+/// `value`'s `Debug` text cut to `HOTPATH_MAX_LOG_LEN` characters (`logs::write_capped`).
 pub(crate) fn debug_text(value: &dyn Debug) -> DebugText {
     memory::untracked(|| {
         let mut text = String::new();

@@ -3,7 +3,6 @@
 //! captured under a panic guard by `contain`), the call site that wrote them
 //! (`location`), and the limits and byte budget that bound them (`limits`, `budget`).
 //!
-//!
 //! [`LogRing`] is a log of `Debug` values that any instrument can keep per site or
 //! entry: `const`-constructible (it fits in a macro's `static`), bounded, and cheap on
 //! the calling thread. [`LogRing::append`]`(&value, source)` records the value's
@@ -28,6 +27,15 @@
 //! the `debug` section lists those rows under `logged`. Memory per ring: at most
 //! `HOTPATH_LOGS_LIMIT` records of at most `4 × HOTPATH_MAX_LOG_LEN` bytes of text
 //! (UTF-8), plus the thread name, and all rings within the shared budget below.
+//!
+//! Memory: the text logs (`dbg!`, `val!`, `log = true`) hold at most
+//! [`LOG_BYTES_BUDGET`] (32 MiB) of records together: past it the oldest record of each
+//! log is dropped in turn (`budget`); without that, (dbg! sites + entries limit) × logs
+//! limit × `4 × max len` bytes could be reached. Besides: one slot array per log
+//! (logs limit × ~120 bytes), gauges' numeric rings (entries limit × logs limit × ~150
+//! bytes with their thread names) and one scratch buffer of `4 × max len` per thread
+//! that formatted a value. Updates from many threads are exact: each entry has a lock,
+//! held only to copy one record.
 //!
 //! Below the instruments: functions, channels, streams, services and `dbg!`/`val!`/
 //! `gauge!` all write here, and nothing here knows which of them did.

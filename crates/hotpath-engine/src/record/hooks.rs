@@ -4,12 +4,12 @@
 //! lives in this module's siblings, below every instrument, so the frame never names
 //! an instrument and an instrument never names another:
 //!
-//! - CPU sampling (`hotpath-cpu`): the frame pushes its site id on [`stack`](super::stack)
+//! - CPU sampling (`hotpath-cpu`): the frame pushes its site id on `stack`
 //!   at entry and pops it at exit; the sampler's signal handler reads that stack.
 //! - HTTP and SQL client calls without `hotpath-cpu`: the same push and pop on
-//!   [`source`](super::source), whose top names the calling function.
+//!   `source`, whose top names the calling function.
 //! - Allocations (`hotpath-alloc`): no call at all; the frame's [`Usage`](super::Usage)
-//!   reads the thread's cumulative counters ([`alloc_counters`](super::alloc_counters))
+//!   reads the thread's cumulative counters (`crate::alloc_counters`)
 //!   at entry and exit, like the clock.
 //! - Instructions (`hotpath-callgrind`) attach in the macros, not here: the measured
 //!   body runs inside a marker function that Callgrind's call graph names.

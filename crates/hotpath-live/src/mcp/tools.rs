@@ -138,7 +138,7 @@ pub(crate) fn summary(
 }
 
 /// One line per row for the text part of a result, for sections whose rows list no
-/// figures of their own type (`threads`, `tokio_runtime`): the name, then the `sort_by` field (when given) and the row's
+/// figures of their own type (none today; a section added without `RowMetrics`): the name, then the `sort_by` field (when given) and the row's
 /// first few top-level numbers, as the JSON has them.
 pub(crate) fn summarize_rows(section: &Value, sort_by: Option<&str>) -> String {
     let rows = section.get("rows").or_else(|| section.get("runtimes")).and_then(Value::as_array);

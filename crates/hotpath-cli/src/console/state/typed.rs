@@ -42,12 +42,12 @@ pub(crate) fn rows<S: serde::de::DeserializeOwned, R: hotpath_model::RowMetrics>
     figures_table(of, section, history, figures)
 }
 
-/// The table of the `rows` list of `section` whose rows have the typed `figures`.
 /// The units `row`'s type gives its figures, by dotted path.
 pub(crate) fn units_of(row: &impl hotpath_model::RowMetrics) -> BTreeMap<String, Unit> {
     row.row_metrics().into_iter().map(|m| (m.key, m.unit)).collect()
 }
 
+/// The table of the `rows` list of `section` whose rows have the typed `figures`.
 fn figures_table(of: Section, section: &Value, history: &History, figures: Vec<NamedMetrics>) -> Option<Table> {
     let raw_rows = section.get("rows")?.as_array()?;
     if raw_rows.len() != figures.len() {

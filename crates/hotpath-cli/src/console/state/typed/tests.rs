@@ -2,8 +2,8 @@
 //! field's name.
 
 use hotpath_model::{
-    ChannelRow, Channels, DbgRow, DebugRow, DebugTrackers, FutureRow, Futures, GaugeRow, Http, HttpRow, MutexRow,
-    Mutexes, Percentiles, RowMetric, RowMetrics, RwLockRow, RwLocks, Section, Server, ServerRow, Sql, SqlRow,
+    ChannelRow, Channels, DbgRow, DebugRow, DebugTrackers, FutureRow, Futures, GaugeRow, Http, HttpRow, Judging,
+    MutexRow, Mutexes, Percentiles, RowMetric, RowMetrics, RwLockRow, RwLocks, Section, Server, ServerRow, Sql, SqlRow,
     StreamRow, Streams, Unit,
 };
 use serde::{Deserialize, Serialize};
@@ -35,8 +35,13 @@ impl RowMetrics for Probe {
 
     fn row_metrics(&self) -> Vec<RowMetric> {
         vec![
-            RowMetric { key: "wait_ns".into(), unit: Unit::Count, value: self.wait_ns as f64 },
-            RowMetric { key: "queue_bytes".into(), unit: Unit::Percent, value: self.queue_bytes as f64 },
+            RowMetric { key: "wait_ns".into(), unit: Unit::Count, value: self.wait_ns as f64, judging: Judging::Exact },
+            RowMetric {
+                key: "queue_bytes".into(),
+                unit: Unit::Percent,
+                value: self.queue_bytes as f64,
+                judging: Judging::Statistical,
+            },
         ]
     }
 }
