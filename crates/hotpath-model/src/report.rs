@@ -150,6 +150,26 @@ impl Report {
 mod tests {
     use super::*;
 
+    /// Every number a section holds beside its rows is listed by its type with a unit
+    /// (`SectionData::visit_totals`), the process id excepted, which identifies.
+    #[test]
+    fn every_section_lists_its_own_figures() {
+        for def in SECTIONS {
+            let mut report = Report::default();
+            report.ensure(def.section);
+            let mut listed = Vec::new();
+            let typed =
+                report.section(def.section).unwrap().visit_totals(&mut |key, _, _| listed.push(key.to_string()));
+            assert!(typed, "{}", def.key);
+            let json = report.section_json(def.section).unwrap();
+            for (key, value) in json.as_object().unwrap() {
+                if value.is_number() && key != "pid" {
+                    assert!(listed.contains(key), "{}.{key} has no unit of its type", def.key);
+                }
+            }
+        }
+    }
+
     #[test]
     fn rejects_other_schema_versions_by_number() {
         let err = Report::from_json(r#"{"schema_version": 99, "meta": {}}"#).unwrap_err();

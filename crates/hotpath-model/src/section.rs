@@ -68,6 +68,14 @@ pub trait SectionData {
         let _ = each;
         false
     }
+    /// Calls `each` with every numeric figure of the section itself (beside its rows:
+    /// `total_functions`, `rss_bytes`, `total_ns`), by JSON key, with its unit; numbers
+    /// not listed identify rather than measure (`pid`). False when the type lists none,
+    /// and readers fall back to classifying the JSON's field names.
+    fn visit_totals(&self, each: &mut dyn FnMut(&str, crate::Unit, f64)) -> bool {
+        let _ = each;
+        false
+    }
 }
 
 /// Visits every row of `rows`, for [`SectionData::visit_row_figures`].

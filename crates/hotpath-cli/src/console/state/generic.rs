@@ -213,6 +213,16 @@ pub(crate) fn show_value(name: &str, parent: Option<&str>, value: &Value) -> Str
     cell(Some(value)).show(kind)
 }
 
+/// A scalar shown in `unit` when its type gives one; a number without one identifies.
+pub(crate) fn show_typed(unit: Option<hotpath_model::Unit>, value: &Value) -> String {
+    let kind = match unit {
+        Some(unit) => Kind::Unit(unit),
+        None if value.is_number() => Kind::Id,
+        None => Kind::Text,
+    };
+    cell(Some(value)).show(kind)
+}
+
 fn cell(value: Option<&Value>) -> Cell {
     match value {
         Some(Value::Number(n)) => n.as_f64().map_or(Cell::Empty, Cell::Number),

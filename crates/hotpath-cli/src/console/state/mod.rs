@@ -29,7 +29,7 @@ mod typed;
 
 pub(crate) use app::{Action, App, Link, Mode, Regions};
 pub(crate) use fields::{flatten, row_lists};
-pub(crate) use generic::show_value;
+pub(crate) use generic::{show_typed, show_value};
 pub(crate) use history::{nested_key, History};
 pub(crate) use labels::title_of;
 pub(crate) use logs::{Wanted, LOGGED_SECTIONS};

@@ -50,4 +50,9 @@ impl SectionData for Channels {
     fn visit_row_figures(&self, each: &mut dyn FnMut(&str, Vec<crate::RowMetric>)) -> bool {
         visit_rows(&self.rows, each)
     }
+
+    fn visit_totals(&self, each: &mut dyn FnMut(&str, crate::Unit, f64)) -> bool {
+        each("total_channels", crate::Unit::Count, self.total_channels as f64);
+        true
+    }
 }

@@ -62,6 +62,14 @@ impl SectionData for DebugTrackers {
     fn visit_row_figures(&self, each: &mut dyn FnMut(&str, Vec<crate::RowMetric>)) -> bool {
         visit_rows(&self.rows, each)
     }
+
+    fn visit_totals(&self, each: &mut dyn FnMut(&str, crate::Unit, f64)) -> bool {
+        each("logs_limit", crate::Unit::Count, self.logs_limit as f64);
+        each("max_log_len", crate::Unit::Count, self.max_log_len as f64);
+        each("entries_limit", crate::Unit::Count, self.entries_limit as f64);
+        each("total_rows", crate::Unit::Count, self.total_rows as f64);
+        true
+    }
 }
 
 #[cfg(test)]

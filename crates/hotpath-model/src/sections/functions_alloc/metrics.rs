@@ -53,4 +53,11 @@ impl SectionData for FunctionsAlloc {
     fn visit_row_figures(&self, each: &mut dyn FnMut(&str, Vec<crate::RowMetric>)) -> bool {
         visit_rows(&self.rows, each)
     }
+
+    fn visit_totals(&self, each: &mut dyn FnMut(&str, crate::Unit, f64)) -> bool {
+        each("process_alloc_bytes", crate::Unit::Bytes, self.process_alloc_bytes as f64);
+        each("process_allocs", crate::Unit::Count, self.process_allocs as f64);
+        each("total_functions", crate::Unit::Count, self.total_functions as f64);
+        true
+    }
 }

@@ -47,4 +47,17 @@ impl SectionData for FunctionsCpu {
     fn visit_row_figures(&self, each: &mut dyn FnMut(&str, Vec<crate::RowMetric>)) -> bool {
         visit_rows(&self.rows, each)
     }
+
+    fn visit_totals(&self, each: &mut dyn FnMut(&str, crate::Unit, f64)) -> bool {
+        each("hz", crate::Unit::Count, self.hz as f64);
+        each("period_ns", crate::Unit::Nanoseconds, self.period_ns as f64);
+        each("samples", crate::Unit::Count, self.samples as f64);
+        each("unmeasured_samples", crate::Unit::Count, self.unmeasured_samples as f64);
+        each("dropped_samples", crate::Unit::Count, self.dropped_samples as f64);
+        each("truncated_samples", crate::Unit::Count, self.truncated_samples as f64);
+        each("samples_without_stack", crate::Unit::Count, self.samples_without_stack as f64);
+        each("unwind_ns_per_sample", crate::Unit::Nanoseconds, self.unwind_ns_per_sample as f64);
+        each("total_functions", crate::Unit::Count, self.total_functions as f64);
+        true
+    }
 }

@@ -55,4 +55,10 @@ impl SectionData for FunctionsIcount {
     fn visit_row_figures(&self, each: &mut dyn FnMut(&str, Vec<crate::RowMetric>)) -> bool {
         visit_rows(&self.rows, each)
     }
+
+    fn visit_totals(&self, each: &mut dyn FnMut(&str, crate::Unit, f64)) -> bool {
+        each("program_ir", crate::Unit::Instructions, self.program_ir as f64);
+        each("total_functions", crate::Unit::Count, self.total_functions as f64);
+        true
+    }
 }

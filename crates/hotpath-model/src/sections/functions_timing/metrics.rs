@@ -76,4 +76,9 @@ impl SectionData for FunctionsTiming {
     fn visit_row_figures(&self, each: &mut dyn FnMut(&str, Vec<crate::RowMetric>)) -> bool {
         visit_rows(&self.rows, each)
     }
+
+    fn visit_totals(&self, each: &mut dyn FnMut(&str, crate::Unit, f64)) -> bool {
+        each("total_functions", crate::Unit::Count, self.total_functions as f64);
+        true
+    }
 }

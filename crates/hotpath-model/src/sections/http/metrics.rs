@@ -50,4 +50,11 @@ impl SectionData for Http {
     fn visit_row_figures(&self, each: &mut dyn FnMut(&str, Vec<crate::RowMetric>)) -> bool {
         visit_rows(&self.rows, each)
     }
+
+    fn visit_totals(&self, each: &mut dyn FnMut(&str, crate::Unit, f64)) -> bool {
+        each("total_endpoints", crate::Unit::Count, self.total_endpoints as f64);
+        each("calls", crate::Unit::Count, self.calls as f64);
+        each("total_ns", crate::Unit::Nanoseconds, self.total_ns as f64);
+        true
+    }
 }

@@ -44,4 +44,10 @@ impl SectionData for IoSection {
     fn visit_row_figures(&self, each: &mut dyn FnMut(&str, Vec<crate::RowMetric>)) -> bool {
         visit_rows(&self.rows, each)
     }
+
+    fn visit_totals(&self, each: &mut dyn FnMut(&str, crate::Unit, f64)) -> bool {
+        each("total_entries", crate::Unit::Count, self.total_entries as f64);
+        each("time_sampling_rate", crate::Unit::Ratio, self.time_sampling_rate);
+        true
+    }
 }

@@ -43,4 +43,9 @@ impl SectionData for Mutexes {
     fn visit_row_figures(&self, each: &mut dyn FnMut(&str, Vec<crate::RowMetric>)) -> bool {
         visit_rows(&self.rows, each)
     }
+
+    fn visit_totals(&self, each: &mut dyn FnMut(&str, crate::Unit, f64)) -> bool {
+        each("total_mutexes", crate::Unit::Count, self.total_mutexes as f64);
+        true
+    }
 }

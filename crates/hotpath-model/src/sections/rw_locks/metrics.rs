@@ -49,4 +49,9 @@ impl SectionData for RwLocks {
     fn visit_row_figures(&self, each: &mut dyn FnMut(&str, Vec<crate::RowMetric>)) -> bool {
         visit_rows(&self.rows, each)
     }
+
+    fn visit_totals(&self, each: &mut dyn FnMut(&str, crate::Unit, f64)) -> bool {
+        each("total_rw_locks", crate::Unit::Count, self.total_rw_locks as f64);
+        true
+    }
 }

@@ -46,4 +46,11 @@ impl SectionData for Server {
     fn visit_row_figures(&self, each: &mut dyn FnMut(&str, Vec<crate::RowMetric>)) -> bool {
         visit_rows(&self.rows, each)
     }
+
+    fn visit_totals(&self, each: &mut dyn FnMut(&str, crate::Unit, f64)) -> bool {
+        each("total_routes", crate::Unit::Count, self.total_routes as f64);
+        each("requests", crate::Unit::Count, self.requests as f64);
+        each("total_ns", crate::Unit::Nanoseconds, self.total_ns as f64);
+        true
+    }
 }

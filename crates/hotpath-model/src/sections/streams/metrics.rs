@@ -37,4 +37,9 @@ impl SectionData for Streams {
     fn visit_row_figures(&self, each: &mut dyn FnMut(&str, Vec<crate::RowMetric>)) -> bool {
         visit_rows(&self.rows, each)
     }
+
+    fn visit_totals(&self, each: &mut dyn FnMut(&str, crate::Unit, f64)) -> bool {
+        each("total_streams", crate::Unit::Count, self.total_streams as f64);
+        true
+    }
 }

@@ -40,4 +40,13 @@ impl SectionData for Threads {
     fn visit_row_figures(&self, each: &mut dyn FnMut(&str, Vec<crate::RowMetric>)) -> bool {
         visit_rows(&self.rows, each)
     }
+
+    fn visit_totals(&self, each: &mut dyn FnMut(&str, crate::Unit, f64)) -> bool {
+        each("rss_bytes", crate::Unit::Bytes, self.rss_bytes as f64);
+        each("interval_ms", crate::Unit::Milliseconds, self.interval_ms as f64);
+        each("samples", crate::Unit::Count, self.samples as f64);
+        each("total_threads", crate::Unit::Count, self.total_threads as f64);
+        each("exited_dropped", crate::Unit::Count, self.exited_dropped as f64);
+        true
+    }
 }

@@ -55,4 +55,10 @@ impl SectionData for TokioRuntimes {
     fn visit_row_figures(&self, each: &mut dyn FnMut(&str, Vec<crate::RowMetric>)) -> bool {
         visit_rows(&self.runtimes, each)
     }
+
+    fn visit_totals(&self, each: &mut dyn FnMut(&str, crate::Unit, f64)) -> bool {
+        each("interval_ms", crate::Unit::Milliseconds, self.interval_ms as f64);
+        each("total_runtimes", crate::Unit::Count, self.total_runtimes as f64);
+        true
+    }
 }
