@@ -28,6 +28,9 @@ mod timing;
 mod typed;
 
 pub(crate) use app::{Action, App, Link, Mode, Regions};
+/// The table of a section, as the views build it (for the views' tests).
+#[cfg(test)]
+pub(crate) use build::table as build_table;
 pub(crate) use fields::{flatten, row_lists};
 pub(crate) use generic::{show_typed, show_value};
 pub(crate) use history::{nested_key, History};

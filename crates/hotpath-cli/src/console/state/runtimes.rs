@@ -10,6 +10,7 @@ use serde_json::Value;
 use super::fields::row_keys;
 use super::history::History;
 use super::table::{Cell, Column, Kind, Table, TableRow};
+use super::typed::units_of;
 
 /// The table, or `None` when the JSON is not a `TokioRuntimes` section.
 pub(crate) fn table(section: &Value, history: &History) -> Option<Table> {
@@ -55,7 +56,7 @@ pub(crate) fn table(section: &Value, history: &History) -> Option<Table> {
                     .push(history.rate(Section::TokioRuntime.key(), &key, "spawned_tasks").map_or(Cell::Empty, number));
             }
             cells.extend([number(rt.flags.len() as f64), number(rt.monitored_ns as f64), number(rt.samples as f64)]);
-            TableRow { key, name: rt.name.clone(), cells, raw: raw.clone(), units: None }
+            TableRow { key, name: rt.name.clone(), cells, raw: raw.clone(), units: Some(units_of(rt)) }
         })
         .collect();
     let counter = spawned.then(|| "spawned_tasks".to_string());

@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::fields::row_keys;
 use super::table::{Cell, Column, Kind, Table, TableRow};
+use super::typed::units_of;
 
 /// The table, or `None` when the JSON is not a `Threads` section (another version's report).
 pub(crate) fn table(section: &Value) -> Option<Table> {
@@ -48,7 +49,7 @@ pub(crate) fn table(section: &Value) -> Option<Table> {
                 cells.extend([bytes(row.alloc_bytes), bytes(row.dealloc_bytes)]);
             }
             let key = key.unwrap_or_else(|| format!("tid {}", row.tid));
-            TableRow { key, name, cells, raw: raw.clone(), units: None }
+            TableRow { key, name, cells, raw: raw.clone(), units: Some(units_of(row)) }
         })
         .collect();
     // The detail pane charts the thread's user CPU time per second of the console's polls.

@@ -9,6 +9,7 @@ use serde_json::Value;
 use super::fields::row_keys;
 use super::history::History;
 use super::table::{Cell, Column, Kind, Table, TableRow};
+use super::typed::units_of;
 
 pub(crate) fn table(section: &Value, meta: &Value, history: &History) -> Option<Table> {
     let timing: FunctionsTiming = serde_json::from_value(section.clone()).ok()?;
@@ -62,7 +63,7 @@ pub(crate) fn table(section: &Value, meta: &Value, history: &History) -> Option<
                 cells.push(if row.active > 0 { Cell::Number(row.active as f64) } else { Cell::Empty });
                 cells.push(oldest.map_or(Cell::Empty, |ns| Cell::Number(ns as f64)));
             }
-            TableRow { key, name: row.name.clone(), cells, raw: raw.clone(), units: None }
+            TableRow { key, name: row.name.clone(), cells, raw: raw.clone(), units: Some(units_of(row)) }
         })
         .collect();
     Some(Table { columns, rows, counter: Some("calls".into()), counter_kind: Kind::Unit(Unit::PerSecond) })

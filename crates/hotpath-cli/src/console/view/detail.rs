@@ -99,6 +99,9 @@ pub(crate) fn field_lines(row: &TableRow) -> Vec<Line<'static>> {
     let raw = &row.raw;
     let mut out: Vec<Line<'static>> = flatten(raw)
         .into_iter()
+        // A histogram's own bookkeeping (`buckets.count`, `buckets.sum_ns`) repeats the
+        // count and total shown beside it.
+        .filter(|f| !f.path.split('.').any(|part| part == "buckets"))
         .map(|f| {
             let value = match (&row.units, f.value.as_f64()) {
                 (Some(units), Some(n)) => units.get(&f.path).map_or_else(|| f.value.to_string(), |u| u.format(n)),
@@ -135,4 +138,35 @@ fn sparkline(frame: &mut Frame<'_>, area: Rect, history: &History, section: &str
     let widget =
         Sparkline::default().block(Block::bordered().title(title)).data(shown).style(Style::new().fg(Color::Green));
     frame.render_widget(widget, area);
+}
+
+#[cfg(test)]
+mod tests {
+    use hotpath_model::{Threads, Unit};
+    use serde_json::json;
+
+    use super::*;
+
+    fn shown(lines: &[Line<'_>]) -> Vec<String> {
+        lines.iter().map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect()).collect()
+    }
+
+    /// A threads row read through its type shows its figures in the type's units, its
+    /// thread id as it is, and leaves out a histogram's bookkeeping.
+    #[test]
+    fn a_typed_rows_detail_takes_units_from_its_type() {
+        let section = json!({"pid": 1, "rss_bytes": 0, "interval_ms": 1000, "samples": 2, "total_threads": 1,
+            "rows": [{"name": "main", "tid": 4242, "status": "Running", "cpu_percent": 12.5,
+                      "cpu_user_ns": 2_500_000, "cpu_sys_ns": 0,
+                      "buckets": {"count": 3, "sum_ns": 9, "cumulative": [1, 3]}}]});
+        assert!(serde_json::from_value::<Threads>(section.clone()).is_ok());
+        let table =
+            crate::console::state::build_table(Section::Threads, &section, None, &json!({}), &History::default())
+                .unwrap();
+        let lines = shown(&field_lines(&table.rows[0]));
+        let cpu = format!("{}: {}", title_of("cpu_user_ns"), Unit::Nanoseconds.format(2_500_000.0));
+        assert!(lines.contains(&cpu), "{lines:?}");
+        assert!(lines.contains(&format!("{}: 4242", title_of("tid"))), "{lines:?}");
+        assert!(!lines.iter().any(|l| l.contains("Buckets")), "{lines:?}");
+    }
 }
