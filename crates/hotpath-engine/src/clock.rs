@@ -183,6 +183,21 @@ pub(crate) fn ticks_in_ms(ms: u64) -> u64 {
     (ticks as f64 / elapsed as f64 * ms as f64 * 1_000_000.0) as u64
 }
 
+/// About `ns` nanoseconds in ticks, without waiting, and whether the figure is settled
+/// (the TSC's rate measured over at least a second, or the monotonic clock).
+pub(crate) fn ticks_in_ns(ns: u64) -> (u64, bool) {
+    let Some(anchor) = ANCHOR.get() else { return (ns, false) };
+    if !USE_TSC.load(Relaxed) {
+        return (ns, true);
+    }
+    let elapsed = anchor.instant.elapsed().as_nanos() as u64;
+    if elapsed < 1_000_000 {
+        return (ns.saturating_mul(4), false);
+    }
+    let ticks = now().saturating_sub(anchor.ticks);
+    ((ticks as f64 / elapsed as f64 * ns as f64) as u64, elapsed >= 1_000_000_000)
+}
+
 /// Converts a tick count with a ratio from [`ns_per_tick`].
 #[inline]
 pub(crate) fn to_ns(ticks: u64, ratio: f64) -> u64 {

@@ -38,10 +38,29 @@ pub fn start(options: &Options) {
     let _ = counting;
     #[cfg(feature = "tokio")]
     crate::tokio_runtime::start(std::time::Duration::from_millis(options.tokio_runtime_interval_ms));
+    configure_timeline(&options.timeline);
     // Before anything records: a `Debug` impl that panics in a log stays ours.
     crate::logs::install_hook();
     // Last: log times count from here, as close as possible to the session's start.
     crate::logs::configure(&options.logs);
+}
+
+/// The flight recorder's settings, with the export as the triggers' file writer; sites
+/// registered in an earlier session take this session's thresholds.
+fn configure_timeline(options: &crate::options::TimelineOptions) {
+    let triggers = crate::timeline::trigger::Settings {
+        dir: options.trigger_dir.clone(),
+        max_files: options.max_files,
+        min_interval_ms: options.min_interval_ms,
+        window_ns: options.window_ms.map(|ms| ms.saturating_mul(1_000_000)),
+        triggers: options.triggers.clone(),
+        write: Some(crate::export::write_triggered),
+        name_metric: Some(crate::export::metric_name),
+    };
+    crate::timeline::configure(options.on, options.events, triggers);
+    for site in record::registered_sites().into_iter().skip(1) {
+        site.threshold().apply(|| site.name());
+    }
 }
 
 /// Zeroes what the instruments measured, for a session after the first: per-thread

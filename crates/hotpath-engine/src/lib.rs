@@ -22,6 +22,7 @@ mod cpu;
 pub mod debug;
 pub mod diag;
 mod entries;
+pub mod export;
 mod functions;
 mod futures;
 mod histogram;
@@ -47,6 +48,7 @@ pub mod switch;
 mod sync;
 #[cfg(feature = "threads")]
 mod threads;
+pub mod timeline;
 #[cfg(feature = "tokio")]
 mod tokio_runtime;
 

@@ -5,6 +5,8 @@
 use std::path::PathBuf;
 use std::str::FromStr;
 
+pub use crate::timeline::TimelineTrigger;
+
 /// Percentile columns when none are configured.
 pub const DEFAULT_PERCENTILES: [f64; 3] = [50.0, 95.0, 99.0];
 /// Rows per section when no limit is configured.
@@ -108,6 +110,48 @@ pub struct Options {
     /// A native run's JSON report that a Callgrind run adds its instruction counts to
     /// (`HOTPATH_MERGE_REPORT`).
     pub merge_report: Option<PathBuf>,
+    /// The flight recorder (`HOTPATH_TIMELINE*`).
+    pub timeline: TimelineOptions,
+}
+
+/// The flight recorder's settings.
+#[derive(Clone, Debug)]
+pub struct TimelineOptions {
+    /// Record events into the per-thread rings (`HOTPATH_TIMELINE=on`).
+    pub on: bool,
+    /// Events each thread's ring holds (`HOTPATH_TIMELINE_SIZE`).
+    pub events: usize,
+    /// How far back a trace reaches unless asked otherwise (`HOTPATH_TIMELINE_WINDOW`);
+    /// `None`: all the rings hold.
+    pub window_ms: Option<u64>,
+    /// Where the trace of the run goes at exit (`HOTPATH_TIMELINE_OUTPUT`): `.json` is
+    /// Chrome JSON, any other name Perfetto protobuf.
+    pub output: Option<PathBuf>,
+    /// Functions whose call over a threshold writes the window around it to a file
+    /// (`HOTPATH_TIMELINE_TRIGGER="name>50ms"`; `#[measure(timeline_over = "50ms")]`
+    /// sets one in code).
+    pub triggers: Vec<TimelineTrigger>,
+    /// Where triggered traces go (`HOTPATH_TIMELINE_DIR`).
+    pub trigger_dir: PathBuf,
+    /// At most this many triggered files per run (`HOTPATH_TIMELINE_MAX_FILES`).
+    pub max_files: usize,
+    /// At least this long between two triggered files (`HOTPATH_TIMELINE_MIN_INTERVAL_MS`).
+    pub min_interval_ms: u64,
+}
+
+impl Default for TimelineOptions {
+    fn default() -> Self {
+        Self {
+            on: false,
+            events: crate::timeline::DEFAULT_EVENTS,
+            window_ms: None,
+            output: None,
+            triggers: Vec::new(),
+            trigger_dir: PathBuf::from("hotpath-timeline"),
+            max_files: 10,
+            min_interval_ms: 10_000,
+        }
+    }
 }
 
 impl Default for Options {
@@ -131,6 +175,7 @@ impl Default for Options {
             sql_raw_logs: false,
             callgrind_out_file: None,
             merge_report: None,
+            timeline: TimelineOptions::default(),
         }
     }
 }

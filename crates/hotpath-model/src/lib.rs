@@ -26,6 +26,7 @@ mod row_metrics;
 mod section;
 pub mod sections;
 mod stats;
+mod timeline_meta;
 mod units;
 
 pub use buckets::{Buckets, BUCKET_BOUNDS_NS};
@@ -59,4 +60,5 @@ pub use sections::threads::{AllocTotals, ThreadRow};
 pub use sections::tokio_runtime::{TokioFlag, TokioPoint, TokioRuntime, TokioWorker};
 pub use sections::types::*;
 pub use stats::{DurationStats, LockTiming};
+pub use timeline_meta::{TimelineMeta, TraceFile};
 pub use units::{Judging, Unit};

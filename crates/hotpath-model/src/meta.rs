@@ -62,6 +62,10 @@ pub struct Meta {
     /// Warnings raised while profiling (bad settings, unavailable features).
     #[serde(default)]
     pub warnings: Vec<String>,
+    /// The flight recorder, when it was on (`HOTPATH_TIMELINE`): its memory and the
+    /// trace files written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeline: Option<crate::TimelineMeta>,
 }
 
 /// The clock name of a run under Callgrind, where durations are not measured.

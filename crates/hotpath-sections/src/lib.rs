@@ -18,7 +18,13 @@
 //! entry of `limits`: the method and parameter name, the group as the variables and
 //! `MainConfig::group_limit` name it, its default row count (0 shows all) and what it
 //! limits.
+//!
+//! Beside the list, one small syntax both the macros and the session check:
+//! [`duration_ns`] (`timeline_over = "50ms"`, `HOTPATH_TIMELINE_TRIGGER`).
 #![no_std]
+
+mod duration;
+pub use duration::duration_ns;
 
 /// Expands `$callback! { sections { ... } limits { ... } }` with the list (see the
 /// crate docs for the grammar).

@@ -36,6 +36,7 @@ pub(crate) fn report(session: &Session, config: &Config, end: End) -> Report {
     meta.compact_tables = config.compact_tables;
     meta.time_sampling = sampling::active().into_iter().map(|(k, r)| (k.to_string(), r)).collect();
     meta.warnings = session.warnings.iter().cloned().chain(diag::report_warnings()).collect();
+    meta.timeline = crate::timeline::meta();
     let moment = if end == End::Live { Moment::Live } else { Moment::Final };
     // The engine keeps every row; the limits below cut each section after its totals.
     let mut options = config.options.clone();

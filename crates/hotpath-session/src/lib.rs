@@ -17,6 +17,7 @@ mod shutdown;
 #[cfg(unix)]
 mod signals;
 mod state;
+mod timeline;
 
 pub use config::{Format, MainConfig, SectionSpec, ServerSettings, Surface, DEFAULT_METRICS_PORT};
 pub use end::End;

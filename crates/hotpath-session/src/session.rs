@@ -178,6 +178,7 @@ pub(crate) fn finish_session(id: u64, end: End) {
     drop(reporter);
     let written = catch_unwind(AssertUnwindSafe(|| {
         memory::untracked(|| {
+            crate::timeline::at_end(&session.config.options);
             let report = build::report(&session, &session.config, end);
             switch::set_enabled(false);
             output::emit(&report, &session.config);

@@ -15,6 +15,7 @@ use super::slow::{History, SAMPLE_MS};
 use crate::record::{record_metric, Metric};
 use crate::sampling::{self, Sampled};
 use crate::sync::Padded;
+use crate::timeline::{self, Kind};
 use crate::{clock, memory};
 
 /// How messages flow, which decides how the queue and latencies are counted.
@@ -182,7 +183,17 @@ impl Instance {
             self.tx.max_queue.fetch_max(depth, Relaxed);
         }
         self.maybe_sample(tick);
+        if timeline::on() {
+            timeline::instant(Kind::Send, self.latency.id(), tick, self.flow(seq));
+        }
         seq
+    }
+
+    /// The flow id that links message `seq`'s send to its receive on the timeline.
+    #[inline]
+    fn flow(&self, seq: u64) -> u64 {
+        let channel = (self as *const Self as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        (channel ^ seq.wrapping_mul(0xc2b2_ae3d_27d4_eb4f)).max(1)
     }
 
     /// Counts one receive: of the next message in FIFO order, or of message `seq` for a
@@ -207,6 +218,10 @@ impl Instance {
             Stamp::Missing => {}
         }
         self.maybe_sample(now);
+        if timeline::on() {
+            let flow = if self.flavor.is_watch() { 0 } else { self.flow(seq.unwrap_or(nth)) };
+            timeline::instant(Kind::Receive, self.latency.id(), now, flow);
+        }
     }
 
     /// Queue entries that left unreceived: a lagged broadcast receiver's skipped
@@ -227,6 +242,10 @@ impl Instance {
     /// A send that waited `ticks` on a full channel.
     pub(crate) fn on_blocked(&self, ticks: u64) {
         record_metric(self.blocked, ticks);
+        if timeline::on() {
+            let end = clock::now();
+            timeline::slice(Kind::SendWait, self.blocked.id(), end.saturating_sub(ticks), ticks, 0);
+        }
     }
 
     #[inline(always)]
@@ -248,8 +267,11 @@ impl Instance {
         if let Ok(mut history) = self.history.try_lock() {
             let slow = history.push(self.queue_len());
             self.slow_now.store(slow, Relaxed);
-            if slow {
-                self.slow.store(true, Relaxed);
+            if slow && !self.slow.swap(true, Relaxed) && timeline::on() {
+                let id = self.latency.id();
+                timeline::trigger::breach(timeline::trigger::Reason::SlowConsumer, || {
+                    timeline::trigger::Subject::Metric(id)
+                });
             }
         }
     }

@@ -14,7 +14,7 @@ use crate::logs::location::Location;
 use crate::logs::ring::{Record, Ring};
 use crate::logs::text;
 use crate::sync::lock;
-use crate::{clock, memory, switch};
+use crate::{clock, memory, switch, timeline};
 
 /// Values kept for the sparkline.
 const HISTORY: usize = 64;
@@ -76,6 +76,11 @@ pub(crate) struct GaugeEntry {
 
 pub(crate) static GAUGES: Keyed<GaugeEntry> = Keyed::new("gauge!");
 
+/// Every gauge key with its id (what timeline counter events carry).
+pub(crate) fn gauge_keys() -> Vec<(u32, String)> {
+    GAUGES.all().iter().map(|g| (g.id, g.key.to_string())).collect()
+}
+
 impl KeyedEntry for GaugeEntry {
     fn registry() -> &'static Keyed<Self> {
         &GAUGES
@@ -108,7 +113,7 @@ impl GaugeEntry {
     fn apply(&self, op: Op, operand: f64, source: &'static Location, key: Option<&str>) {
         let limits = limits::current();
         let at = clock::now();
-        memory::untracked(|| {
+        let current = memory::untracked(|| {
             let mut s = lock(&self.state);
             let current = match op {
                 Op::Set => operand,
@@ -133,7 +138,11 @@ impl GaugeEntry {
                     r.key.push_str(crate::logs::cut_key(key, limits.max_len));
                 }
             });
+            current
         });
+        if timeline::on() {
+            timeline::instant(timeline::Kind::Gauge, self.id, at, current.to_bits());
+        }
     }
 
     /// The report row, or `None` before the first update.

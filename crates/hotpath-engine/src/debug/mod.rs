@@ -26,6 +26,7 @@ pub use crate::logs::{
     log_bytes, Location, LogLimits, LogRing, DEFAULT_ENTRIES_LIMIT, DEFAULT_LOGS_LIMIT, DEFAULT_MAX_LOG_LEN,
     LOG_BYTES_BUDGET,
 };
+pub(crate) use gauge::gauge_keys;
 pub use gauge::{GaugeRef, GaugeSite};
 pub use section::logs;
 pub use site::DbgSite;

@@ -12,6 +12,7 @@ use crate::record::{self as recorder, hooks, ThreadRecorder};
 use crate::record::{FnSite, SiteCell, Usage};
 use crate::sampling;
 use crate::switch;
+use crate::timeline::{self, Kind};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum State {
@@ -129,13 +130,20 @@ impl<F: Future> Future for MeasuredFuture<F> {
         let id = this.site.id();
         let Some(cell) = recorder.cell(id) else { return inner.poll(cx) };
         let frame = PollFrame::begin(recorder, cell, id);
-        if *this.state == State::NotPolled {
+        let first = *this.state == State::NotPolled;
+        if first {
             *this.start = frame.start.ticks;
             *this.state = State::Running;
             *this.slot = cell.start_running(frame.start.ticks);
         }
         let result = inner.poll(cx);
+        let poll_start = frame.start.ticks;
         let (end, inclusive, exclusive) = frame.end();
+        if timeline::on() {
+            let call = call_id(&*this.start as *const u64, *this.start);
+            let flags = (first as u64) << 1 | result.is_ready() as u64;
+            timeline::slice(Kind::Poll, id, poll_start, inclusive.ticks, call << 2 | flags);
+        }
         *this.inclusive = this.inclusive.plus(inclusive);
         *this.exclusive = this.exclusive.plus(exclusive);
         if result.is_ready() {
@@ -145,10 +153,22 @@ impl<F: Future> Future for MeasuredFuture<F> {
                 slot.release();
             }
             // First poll and last poll may run on CPUs whose counters disagree.
-            cell.complete_async(crate::clock::elapsed(*this.start, end), *this.inclusive, *this.exclusive);
+            let elapsed = crate::clock::elapsed(*this.start, end);
+            cell.complete_async(elapsed, *this.inclusive, *this.exclusive);
+            if timeline::on() {
+                this.site.check_threshold(elapsed);
+            }
         }
         result
     }
+}
+
+/// Names one call of a measured future on the timeline, the same on every poll on
+/// whatever thread: its (pinned, so stable) address mixed with its first poll's tick.
+#[cold]
+fn call_id(address: *const u64, start: u64) -> u64 {
+    let mixed = (address as u64).rotate_left(29) ^ start.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    mixed >> 2
 }
 
 /// One poll's frame; accounts itself on drop too, so a panicking poll (which a

@@ -5,6 +5,10 @@ use crate::record::{self as recorder, hooks, ThreadRecorder};
 use crate::record::{FnSite, SiteCell, Usage};
 use crate::sampling::{self, Sampled};
 use crate::switch;
+use crate::timeline::{self, Kind};
+
+/// The site of a guard that records nothing.
+static NO_SITE: FnSite = FnSite::new(crate::record::SiteName::Label(""), "", 0, false);
 
 /// Times one call of a sync function. Not `Send`: it must end on its own thread.
 pub struct FnGuard {
@@ -12,6 +16,7 @@ pub struct FnGuard {
     cell: *const SiteCell,
     saved: Usage,
     start: Usage,
+    site: &'static FnSite,
 }
 
 impl FnGuard {
@@ -41,7 +46,7 @@ impl FnGuard {
         let saved = unsafe { &*recorder }.push_frame();
         let start = Usage::now();
         cell.enter(start.ticks);
-        Self { recorder, cell, saved, start }
+        Self { recorder, cell, saved, start, site }
     }
 
     /// A call time sampling leaves untimed: counted in its cell, no clock read.
@@ -66,7 +71,13 @@ impl FnGuard {
 
     #[inline(always)]
     fn inactive() -> Self {
-        Self { recorder: std::ptr::null(), cell: std::ptr::null(), saved: Usage::default(), start: Usage::default() }
+        Self {
+            recorder: std::ptr::null(),
+            cell: std::ptr::null(),
+            saved: Usage::default(),
+            start: Usage::default(),
+            site: &NO_SITE,
+        }
     }
 }
 
@@ -82,5 +93,9 @@ impl Drop for FnGuard {
         let (recorder, cell) = unsafe { (&*self.recorder, &*self.cell) };
         let exclusive = recorder.pop_frame(self.saved, inclusive);
         cell.exit(inclusive, exclusive);
+        if timeline::on() {
+            timeline::slice(Kind::Call, self.site.registered_id(), self.start.ticks, inclusive.ticks, 0);
+            self.site.check_threshold(inclusive.ticks);
+        }
     }
 }

@@ -24,5 +24,6 @@ mod wrapper;
 pub(crate) use cell::IoTotals;
 pub(crate) use recorder::{collect, reset};
 pub(crate) use section::{section, timed};
+pub(crate) use site::registered;
 pub use site::{IoEntry, IoSite};
 pub use wrapper::{io_unwrap, Io};

@@ -3,11 +3,12 @@
 
 use std::io::ErrorKind;
 
-use super::cell::Kind;
+use super::cell::{Kind, UNTIMED};
 use super::recorder;
 use super::site::IoEntry;
 use crate::entries::Entry;
 use crate::switch;
+use crate::timeline;
 
 /// Accounts one operation that began at `start` (a tick, or `UNTIMED`) and ended
 /// at `end`. `WouldBlock` and `Interrupted` are retried by the caller, so they are
@@ -27,6 +28,12 @@ pub(crate) fn finish(entry: &Entry<IoEntry>, kind: Kind, start: u64, end: u64, o
     );
     if recorded.is_none() {
         switch::count_dropped();
+    }
+    if timeline::on() && start > UNTIMED {
+        if let Ok(bytes) = outcome {
+            let op = (kind as u64) << 56 | bytes.min((1 << 56) - 1);
+            timeline::slice(timeline::Kind::Io, entry.id(), start, end.saturating_sub(start), op);
+        }
     }
 }
 

@@ -19,6 +19,7 @@ use crate::entries::{Entry, Instrument, Registry, Site};
 use crate::reach::Derefs;
 use crate::record::{count_metric, record_metric, Metric};
 use crate::sampling::{self, Sampled};
+use crate::timeline::{self, Kind};
 
 /// One in this many uncontended acquisitions per thread and lock mode has its hold timed.
 pub(crate) const HOLD_SAMPLE: u64 = 16;
@@ -57,6 +58,9 @@ impl Mode {
             return 0;
         }
         record_metric(self.contended, now.saturating_sub(start));
+        if timeline::on() {
+            timeline::slice(Kind::LockWait, self.contended.id(), start, now.saturating_sub(start), 0);
+        }
         now
     }
 }
@@ -147,7 +151,8 @@ impl Held {
     #[inline(always)]
     pub(crate) fn now(mode: &'static Mode) -> Self {
         let count = count_metric(mode.hold, 1);
-        let timed = count % HOLD_SAMPLE == 1 && sampling::timed(mode.sampled);
+        // On the timeline every hold is timed, so each shows as a slice.
+        let timed = (count % HOLD_SAMPLE == 1 || timeline::on()) && sampling::timed(mode.sampled);
         let acquired = if timed { clock::now() } else { 0 };
         Self { mode, acquired }
     }
@@ -157,7 +162,11 @@ impl Held {
     #[cold]
     #[inline(never)]
     fn record(&self) {
-        record_metric(self.mode.hold, clock::now().saturating_sub(self.acquired));
+        let held = clock::now().saturating_sub(self.acquired);
+        record_metric(self.mode.hold, held);
+        if timeline::on() {
+            timeline::slice(Kind::LockHold, self.mode.hold.id(), self.acquired, held, 0);
+        }
     }
 }
 

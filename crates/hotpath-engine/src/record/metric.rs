@@ -38,6 +38,12 @@ impl Metric {
         Self(NEXT.fetch_add(1, Relaxed))
     }
 
+    /// Its id: what timeline events of its entry carry.
+    #[inline(always)]
+    pub(crate) fn id(self) -> u32 {
+        self.0
+    }
+
     /// Its totals in `totals` (from [`collect`]), if it recorded anything.
     pub(crate) fn totals(self, totals: &[SiteTotals]) -> Option<&SiteTotals> {
         totals.get(self.0 as usize)

@@ -52,12 +52,6 @@ pub(crate) use recorder::{close_window, open_window};
 pub(crate) use recorder::{collect, current, live_threads, reset, ThreadRecorder};
 pub(crate) use registry::{Current, ExitHook, Recorder, Registry, Reset, Totals};
 pub(crate) use select::{named, select, Named};
-#[cfg(any(
-    all(feature = "cpu", target_os = "linux"),
-    feature = "icount",
-    feature = "services-http",
-    feature = "services-sql"
-))]
 pub(crate) use site::registered as registered_sites;
 pub(crate) use site::SiteKind;
 pub use site::{FnSite, SiteName};

@@ -6,6 +6,8 @@ use std::sync::Mutex;
 
 use crate::logs::LogSlot;
 use crate::sync::lock;
+use crate::timeline::trigger::{self, Reason, Subject};
+use crate::timeline::Threshold;
 
 /// How a site is named in reports.
 #[derive(Clone, Copy, Debug)]
@@ -35,6 +37,8 @@ pub struct FnSite {
     kind: SiteKind,
     /// Where `log = true` keeps the site's last values.
     logs: LogSlot,
+    /// The call duration over which the timeline is written out.
+    threshold: Threshold,
     /// `hotpath-callgrind`: the tag of the marker function the body runs in; empty
     /// when the body could not be wrapped. Absent without the feature.
     #[cfg(feature = "icount")]
@@ -55,6 +59,7 @@ impl FnSite {
             is_async,
             kind: SiteKind::Function,
             logs: LogSlot::new(),
+            threshold: Threshold::new(0),
             #[cfg(feature = "icount")]
             icount: None,
         }
@@ -76,6 +81,14 @@ impl FnSite {
         }
     }
 
+    /// The same site, whose calls over `ns` nanoseconds write the timeline out
+    /// (`#[measure(timeline_over = "50ms")]`).
+    pub const fn timeline_over(self, ns: u64) -> Self {
+        let mut site = self;
+        site.threshold = Threshold::new(ns);
+        site
+    }
+
     /// The site of a `future!`, reported in the futures section only.
     pub const fn future(name: SiteName, file: &'static str, line: u32) -> Self {
         Self {
@@ -86,6 +99,7 @@ impl FnSite {
             is_async: true,
             kind: SiteKind::Future,
             logs: LogSlot::new(),
+            threshold: Threshold::new(0),
             #[cfg(feature = "icount")]
             icount: None,
         }
@@ -118,8 +132,39 @@ impl FnSite {
         }
         let id = sites.len() as u32;
         sites.push(self);
+        self.threshold.apply(|| self.name());
         self.id.store(id, Relaxed);
         id
+    }
+
+    /// The id of a site already registered (every site a frame was entered with).
+    #[inline(always)]
+    pub(crate) fn registered_id(&self) -> u32 {
+        self.id.load(Relaxed)
+    }
+
+    /// Its timeline trigger.
+    #[inline(always)]
+    pub(crate) fn threshold(&self) -> &Threshold {
+        &self.threshold
+    }
+
+    /// Writes the timeline out if a call that lasted `ticks` breached the threshold.
+    #[inline(always)]
+    pub(crate) fn check_threshold(&self, ticks: u64) {
+        if self.threshold.breached(ticks) {
+            self.breached(ticks);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn breached(&self, ticks: u64) {
+        let over = self.threshold.ns();
+        trigger::breach(Reason::SlowCall, || {
+            let ms = crate::clock::to_ns(ticks, crate::clock::ns_per_tick()) as f64 / 1e6;
+            Subject::Text(format!("{} took {ms:.3} ms (over {:.3} ms)", self.name(), over as f64 / 1e6))
+        });
     }
 
     /// Display name: the label, or the cleaned-up function path.

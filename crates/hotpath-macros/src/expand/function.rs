@@ -95,6 +95,7 @@ fn instrument(sig: &Signature, block: &mut Block, args: &MeasureArgs) -> syn::Re
         ReturnType::Type(_, ty) => ty.span(),
         ReturnType::Default => span,
     };
+    let over = args.timeline_over_ns.map(|ns| quote! { .timeline_over(#ns) });
     let log = (args.log || args.log_if_debug)
         .then(|| log_value(quote! { &__HOTPATH_SITE }, quote! { __hotpath_value }, args.log_if_debug, ret_span));
     let body = if is_async {
@@ -106,7 +107,7 @@ fn instrument(sig: &Signature, block: &mut Block, args: &MeasureArgs) -> syn::Re
             }
         };
         let Marked { suffix, marker, run } = marked::async_fn(&marker_name, span, inner);
-        let site = site_static_with(&name, kind, span, suffix);
+        let site = site_static_with(&name, kind, span, quote! { #suffix #over });
         let measured = quote_spanned! {span=>
             ::hotpath::__private::MeasuredFuture::new(&__HOTPATH_SITE, #run).await
         };
@@ -122,7 +123,7 @@ fn instrument(sig: &Signature, block: &mut Block, args: &MeasureArgs) -> syn::Re
         }
     } else {
         let Marked { suffix, marker, run } = marked::sync_fn(&sig.output, &marker_name, span, quote! { #(#stmts)* });
-        let site = site_static_with(&name, kind, span, suffix);
+        let site = site_static_with(&name, kind, span, quote! { #suffix #over });
         let guard = quote_spanned! {span=>
             let __hotpath_guard = ::hotpath::__private::FnGuard::enter(&__HOTPATH_SITE);
         };

@@ -41,6 +41,15 @@ pub(crate) fn string(arg: &Arg) -> Result<String, Error> {
     }
 }
 
+/// A duration literal such as `"50ms"`, `"2s"`, `"750us"` or `"100ns"`, in nanoseconds.
+pub(crate) fn duration(arg: &Arg) -> Result<u64, Error> {
+    let text = string(arg)?;
+    hotpath_sections::duration_ns(&text).ok_or_else(|| {
+        let expected = "a duration such as \"50ms\", \"2s\" or \"750us\" (1 ns to 10^15 ns)";
+        Error::new(arg.value_span, format!("`{}` expects {expected}, found {text:?}", arg.name))
+    })
+}
+
 pub(crate) fn boolean(arg: &Arg) -> Result<bool, Error> {
     match &arg.value {
         Value::Bool(b) => Ok(*b),

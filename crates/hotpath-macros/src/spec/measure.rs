@@ -3,7 +3,7 @@
 
 use proc_macro::TokenStream;
 
-use super::common::{boolean, label_value, string, unknown};
+use super::common::{boolean, duration, label_value, string, unknown};
 use crate::args::{self, Arg};
 use crate::error::{Collector, Error, Errors};
 
@@ -21,6 +21,9 @@ pub(crate) struct MeasureArgs {
     /// `log = true`: keep the `Debug` text of the last returned values.
     #[cfg(feature = "hotpath")]
     pub(crate) log: bool,
+    /// `timeline_over = "50ms"`: a call longer than this writes the timeline out.
+    #[cfg(feature = "hotpath")]
+    pub(crate) timeline_over_ns: Option<u64>,
     /// `future = true`: only on async functions (they are in the futures section anyway).
     pub(crate) future: bool,
     /// Set by `future_fn`: the call is reported as a future only.
@@ -31,9 +34,10 @@ pub(crate) struct MeasureArgs {
     pub(crate) log_if_debug: bool,
 }
 
-/// `#[hotpath::measure(label = "..", impl_type = "..", log = true, future = true)]`, any order.
+/// `#[hotpath::measure(label = "..", impl_type = "..", log = true, future = true,
+/// timeline_over = "50ms")]`, any order.
 pub(crate) fn measure_args(tokens: TokenStream) -> Result<MeasureArgs, Errors> {
-    let known = ["label", "impl_type", "log", "future"];
+    let known = ["label", "impl_type", "log", "future", "timeline_over"];
     parse(tokens, "#[hotpath::measure]", &known, MeasureArgs::default())
 }
 
@@ -44,7 +48,7 @@ pub(crate) fn future_fn_args(tokens: TokenStream) -> Result<MeasureArgs, Errors>
         future_only: true,
         ..MeasureArgs::default()
     };
-    parse(tokens, "#[hotpath::future_fn]", &["log"], base)
+    parse(tokens, "#[hotpath::future_fn]", &["log", "timeline_over"], base)
 }
 
 /// `#[hotpath::measure_all(future = true, log = true)]`: applied to every method; `log`
@@ -81,6 +85,7 @@ fn one(arg: &Arg, macro_name: &str, known: &[&str], out: &mut MeasureArgs) -> Re
         }
         "log" => keep!(out.log, boolean(arg)?),
         "future" => out.future = boolean(arg)?,
+        "timeline_over" => keep!(out.timeline_over_ns, Some(duration(arg)?)),
         other => unreachable!("{other} is in `known`"),
     }
     Ok(())

@@ -17,6 +17,7 @@ mod server_vars;
 mod spec;
 #[cfg(test)]
 mod tests;
+mod timeline_vars;
 mod vars;
 
 use std::collections::BTreeMap;

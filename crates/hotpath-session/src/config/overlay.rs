@@ -11,6 +11,7 @@ use hotpath_model::Section;
 use super::report_vars::REPORT_VARIABLES;
 use super::seed_vars::{SEED_VARIABLES, UNUSED};
 use super::server_vars::SERVER_VARIABLES;
+use super::timeline_vars::TIMELINE_VARIABLES;
 use super::vars::{number, parse_percentiles, path, text, Value, Variable};
 use super::{limit_group, limit_groups, Config};
 
@@ -186,7 +187,9 @@ pub(super) fn apply(config: &mut Config, env: impl Fn(&str) -> Option<OsString>)
             warnings.push(format!("{name}{shown} {problem}; using {}", kept(config)));
         }
     };
-    for v in VARIABLES.iter().chain(SERVER_VARIABLES).chain(REPORT_VARIABLES).chain(SEED_VARIABLES) {
+    for v in
+        VARIABLES.iter().chain(SERVER_VARIABLES).chain(REPORT_VARIABLES).chain(TIMELINE_VARIABLES).chain(SEED_VARIABLES)
+    {
         one(v.name, v.secret, &v.apply, &v.kept);
     }
     for u in UNUSED {

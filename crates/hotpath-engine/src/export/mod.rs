@@ -1,0 +1,106 @@
+//! Trace files of the timeline (`crate::timeline`): Perfetto protobuf and Chrome
+//! trace-event JSON. A reader like `collect.rs`: it names events from every
+//! instrument's registry, so it sits above the instruments; nothing records through it.
+
+mod chrome;
+mod layout;
+mod names;
+mod perfetto;
+mod perfetto_proto;
+
+use std::path::Path;
+
+use crate::timeline::Snapshot;
+
+/// A trace file's format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TraceFormat {
+    /// Perfetto's protobuf `Trace` (ui.perfetto.dev, trace processor).
+    Perfetto,
+    /// Chrome trace-event JSON (chrome://tracing, speedscope, Perfetto UI).
+    ChromeJson,
+}
+
+impl TraceFormat {
+    /// By a file's name: `.json` is Chrome JSON, any other name Perfetto protobuf.
+    pub fn for_path(path: &Path) -> TraceFormat {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some(e) if e.eq_ignore_ascii_case("json") => TraceFormat::ChromeJson,
+            _ => TraceFormat::Perfetto,
+        }
+    }
+
+    /// `perfetto` or `json` (as the live server's `format=` says).
+    pub fn parse(text: &str) -> Option<TraceFormat> {
+        match text {
+            "perfetto" | "pftrace" | "proto" => Some(TraceFormat::Perfetto),
+            "json" | "chrome" => Some(TraceFormat::ChromeJson),
+            _ => None,
+        }
+    }
+
+    /// The HTTP content type of the format.
+    pub fn content_type(self) -> &'static str {
+        match self {
+            TraceFormat::Perfetto => "application/octet-stream",
+            TraceFormat::ChromeJson => "application/json",
+        }
+    }
+}
+
+/// What a written trace held.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TraceStats {
+    /// Events in the trace.
+    pub events: usize,
+    /// Threads with events.
+    pub threads: usize,
+    /// Events left out because their thread overwrote them while they were read.
+    pub torn: u64,
+    /// Slices cut at their parent's end because they overlapped it.
+    pub clipped: u64,
+}
+
+/// The timeline of the last `window_ns` (all the rings hold for `None`) in `format`.
+pub fn timeline(window_ns: Option<u64>, format: TraceFormat) -> (Vec<u8>, TraceStats) {
+    let snapshot = Snapshot::take(window_ns);
+    let names = names::Names::read();
+    let layout = layout::Layout::new(&snapshot, &names);
+    let pid = std::process::id();
+    let process = process_name();
+    let bytes = match format {
+        TraceFormat::Perfetto => perfetto::encode(&layout, &snapshot, pid, &process),
+        TraceFormat::ChromeJson => chrome::encode(&layout, &snapshot, pid, &process),
+    };
+    let stats = TraceStats {
+        events: snapshot.events(),
+        threads: snapshot.threads.len(),
+        torn: snapshot.torn,
+        clipped: layout.clipped,
+    };
+    (bytes, stats)
+}
+
+/// Writes the timeline of the last `window_ns` to `path`, in the format its name says.
+pub fn write_timeline(path: &Path, window_ns: Option<u64>) -> std::io::Result<TraceStats> {
+    let (bytes, stats) = timeline(window_ns, TraceFormat::for_path(path));
+    std::fs::write(path, bytes)?;
+    Ok(stats)
+}
+
+/// The triggers' writer (`timeline::trigger::WriteTrace`): events and torn events.
+pub(crate) fn write_triggered(path: &Path, window_ns: Option<u64>) -> std::io::Result<(u64, u64)> {
+    write_timeline(path, window_ns).map(|s| (s.events as u64, s.torn))
+}
+
+/// The name of the entry a metric id belongs to (for a triggered trace's subject).
+pub(crate) fn metric_name(id: u32) -> String {
+    names::Names::read().of(crate::timeline::Kind::Send, id)
+}
+
+fn process_name() -> String {
+    std::env::current_exe()
+        .ok()
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "process".into())
+}

@@ -1,0 +1,64 @@
+//! What each timeline event is called: function sites by id, instrument metrics
+//! (lock waits and holds, channel messages and blocked sends) by metric id, `io!`
+//! entries and `gauge!` keys by their ids. Read from the instruments' registries when
+//! a trace is written, so recording never carries a name.
+
+use std::collections::HashMap;
+
+use crate::channels::ChannelEntry;
+use crate::entries::Instrument;
+use crate::locks::{MutexEntry, RwLockEntry};
+use crate::timeline::Kind;
+
+/// Names by event kind and id.
+#[derive(Default)]
+pub(crate) struct Names {
+    functions: Vec<String>,
+    /// Metric id → the entry's name.
+    metrics: HashMap<u32, String>,
+    io: HashMap<u32, String>,
+    gauges: HashMap<u32, String>,
+}
+
+impl Names {
+    /// Every name registered so far.
+    pub(crate) fn read() -> Names {
+        let mut names = Names {
+            functions: crate::record::registered_sites().iter().map(|s| s.name()).collect(),
+            ..Names::default()
+        };
+        for e in ChannelEntry::registry().all() {
+            names.metrics.insert(e.latency.id(), e.name().to_string());
+            names.metrics.insert(e.blocked.id(), e.name().to_string());
+        }
+        for e in MutexEntry::registry().all() {
+            names.metrics.insert(e.mode.contended.id(), e.name().to_string());
+            names.metrics.insert(e.mode.hold.id(), e.name().to_string());
+        }
+        for e in RwLockEntry::registry().all() {
+            for (mode, how) in [(&e.read, "read"), (&e.write, "write")] {
+                let name = format!("{} ({how})", e.name());
+                names.metrics.insert(mode.contended.id(), name.clone());
+                names.metrics.insert(mode.hold.id(), name);
+            }
+        }
+        for e in crate::io::registered() {
+            names.io.insert(e.id(), e.name().to_string());
+        }
+        for (id, key) in crate::debug::gauge_keys() {
+            names.gauges.insert(id, key);
+        }
+        names
+    }
+
+    /// The name of the thing an event of `kind` with `id` is about.
+    pub(crate) fn of(&self, kind: Kind, id: u32) -> String {
+        let found = match kind {
+            Kind::Call | Kind::Poll => self.functions.get(id as usize).cloned(),
+            Kind::Io => self.io.get(&id).cloned(),
+            Kind::Gauge => self.gauges.get(&id).cloned(),
+            _ => self.metrics.get(&id).cloned(),
+        };
+        found.unwrap_or_else(|| format!("#{id}"))
+    }
+}

@@ -1,0 +1,85 @@
+//! What one timeline event says, and how it packs into a ring slot's four words.
+
+/// What happened. The id's meaning depends on the kind: a function site's id for
+/// [`Kind::Call`] and [`Kind::Poll`], a metric id (`record::Metric`) for the others.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Kind {
+    /// A measured sync call or `measure_block!`: a slice.
+    Call = 1,
+    /// One poll of a measured future: a slice; `extra` names the call (the same on
+    /// every poll, whichever thread runs it) shifted left by two, bit 1 set on the
+    /// first poll and bit 0 on the last.
+    Poll = 2,
+    /// A message handed to a channel: an instant; `extra` is its flow id.
+    Send = 3,
+    /// A message taken from a channel: an instant; `extra` is its send's flow id.
+    Receive = 4,
+    /// A wait for a lock that was taken: a slice.
+    LockWait = 5,
+    /// A lock held: a slice.
+    LockHold = 6,
+    /// A wait of a send on a full channel: a slice.
+    SendWait = 7,
+    /// An `io!` operation: a slice; `extra` is its bytes.
+    Io = 8,
+    /// A `gauge!` set to `extra` (as f64 bits): a counter.
+    Gauge = 9,
+}
+
+impl Kind {
+    const ALL: [Kind; 9] = [
+        Kind::Call,
+        Kind::Poll,
+        Kind::Send,
+        Kind::Receive,
+        Kind::LockWait,
+        Kind::LockHold,
+        Kind::SendWait,
+        Kind::Io,
+        Kind::Gauge,
+    ];
+
+    fn from_u8(byte: u8) -> Option<Kind> {
+        Self::ALL.into_iter().find(|k| *k as u8 == byte)
+    }
+
+    /// Whether the event spans time (a slice) rather than marking an instant.
+    pub fn is_slice(self) -> bool {
+        matches!(self, Kind::Call | Kind::Poll | Kind::LockWait | Kind::LockHold | Kind::SendWait | Kind::Io)
+    }
+}
+
+/// One event read back from a ring. Times are clock ticks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Event {
+    /// What happened.
+    pub kind: Kind,
+    /// Whose event (see [`Kind`]).
+    pub id: u32,
+    /// When it started (ticks).
+    pub start: u64,
+    /// How long it lasted (ticks; 0 for an instant).
+    pub len: u64,
+    /// The kind's payload (see [`Kind`]).
+    pub extra: u64,
+}
+
+impl Event {
+    /// The first word of a slot: kind and id.
+    #[inline(always)]
+    pub(crate) const fn what(kind: Kind, id: u32) -> u64 {
+        ((kind as u64) << 32) | id as u64
+    }
+
+    /// Unpacks a slot's words; `None` for a word that names no kind.
+    pub(crate) fn from_words(what: u64, start: u64, len: u64, extra: u64) -> Option<Event> {
+        let kind = Kind::from_u8((what >> 32) as u8)?;
+        Some(Event { kind, id: what as u32, start, len, extra })
+    }
+
+    /// Where the event ends (ticks).
+    pub fn end(&self) -> u64 {
+        self.start.saturating_add(self.len)
+    }
+}
