@@ -40,7 +40,9 @@ type Hook = Box<dyn Fn(&panic::PanicHookInfo<'_>) + Sync + Send + 'static>;
 fn wrap(previous: Hook) -> Hook {
     Box::new(move |info| {
         if !formatting() {
-            crate::timeline::trigger::panicked(info);
+            if crate::timeline::on() {
+                crate::timeline::trigger::panicked(info);
+            }
             previous(info);
         }
     })

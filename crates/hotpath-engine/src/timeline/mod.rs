@@ -11,6 +11,8 @@
 mod event;
 mod ring;
 mod rings;
+#[cfg(test)]
+mod tests;
 mod threshold;
 pub(crate) mod trigger;
 

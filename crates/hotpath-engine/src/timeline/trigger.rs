@@ -190,11 +190,9 @@ pub fn record_file(file: TraceFile) {
     lock(&FILES).push(file);
 }
 
-/// The program panicked: writes the timeline (the hook runs before the unwinding).
+/// The program panicked (the recorder is on): writes the timeline; the hook runs
+/// before the unwinding.
 pub(crate) fn panicked(info: &std::panic::PanicHookInfo<'_>) {
-    if !super::on() {
-        return;
-    }
     let payload = info.payload();
     let message = payload
         .downcast_ref::<&str>()

@@ -34,6 +34,12 @@ pub(crate) fn main(args: MainArgs, item: TokenStream) -> TokenStream {
     if let Some(dir) = &args.cpu_output {
         config.extend(quote! { .cpu_output(#dir) });
     }
+    if let Some(on) = args.timeline {
+        config.extend(quote! { .timeline(#on) });
+    }
+    if let Some(path) = &args.timeline_output {
+        config.extend(quote! { .timeline_output(#path) });
+    }
     config.extend(report_and_limits(&args));
     let guard: syn::Stmt = syn::parse_quote! {
         let __hotpath_main_guard = ::hotpath::__private::MainGuard::start(#config);

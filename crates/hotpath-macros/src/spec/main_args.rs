@@ -2,7 +2,7 @@
 
 use proc_macro::TokenStream;
 
-use super::common::{is_path, quoted, string, unknown, wrong_kind};
+use super::common::{boolean, is_path, quoted, string, unknown, wrong_kind};
 use crate::args::{self, Arg, Value};
 use crate::error::{Collector, Error, Errors};
 use crate::note::Note;
@@ -29,7 +29,8 @@ hotpath_sections::sections!(section_names);
 
 /// Parameters before and after the `<group>_limit` ones, as the error lists them.
 const KNOWN_BEFORE_LIMITS: [&str; 3] = ["percentiles", "format", "limit"];
-const KNOWN_AFTER_LIMITS: [&str; 4] = ["output_path", "report", "allocator", "cpu_output"];
+const KNOWN_AFTER_LIMITS: [&str; 6] =
+    ["output_path", "report", "allocator", "cpu_output", "timeline", "timeline_output"];
 
 /// Every parameter, for the error that names an unknown one.
 fn known() -> Vec<&'static str> {
@@ -60,6 +61,12 @@ pub(crate) struct MainArgs {
     /// `cpu_output = "dir"`: where `hotpath-cpu` writes its profile files.
     #[cfg(feature = "hotpath")]
     pub(crate) cpu_output: Option<String>,
+    /// `timeline = true`: record the timeline.
+    #[cfg(feature = "hotpath")]
+    pub(crate) timeline: Option<bool>,
+    /// `timeline_output = "trace.pftrace"`: where the timeline goes at exit.
+    #[cfg(feature = "hotpath")]
+    pub(crate) timeline_output: Option<String>,
     /// Accepted but ignored parameters (`timeout = ms` of older releases).
     pub(crate) notes: Vec<Note>,
 }
@@ -105,6 +112,14 @@ fn one(arg: &Arg, out: &mut MainArgs) -> Result<(), Error> {
             keep!(out.report, Some(spec));
         }
         "cpu_output" => keep!(out.cpu_output, Some(string(arg)?)),
+        "timeline" => keep!(out.timeline, Some(boolean(arg)?)),
+        "timeline_output" => {
+            let path = string(arg)?;
+            if path.trim().is_empty() {
+                return Err(Error::new(arg.value_span, "`timeline_output` expects a file path, found an empty string"));
+            }
+            keep!(out.timeline_output, Some(path));
+        }
         "allocator" => match &arg.value {
             Value::Tokens(path) if is_path(path) => keep!(out.allocator, Some(path.clone())),
             other => {

@@ -32,6 +32,21 @@ impl MainConfig {
         self
     }
 
+    /// Records the flight recorder's timeline (`HOTPATH_TIMELINE` beats it).
+    pub fn timeline(mut self, on: bool) -> Self {
+        self.timeline = Some(on);
+        self
+    }
+
+    /// Writes the timeline to this file at exit and turns the recorder on: `.json` is
+    /// Chrome JSON, any other name Perfetto protobuf; a relative path is taken from the
+    /// current directory now (`HOTPATH_TIMELINE_OUTPUT` beats it).
+    pub fn timeline_output(mut self, path: impl AsRef<std::path::Path>) -> Self {
+        let path = path.as_ref();
+        self.timeline_output = Some(std::env::current_dir().map_or_else(|_| path.to_path_buf(), |dir| dir.join(path)));
+        self
+    }
+
     /// Rows of the sections of one limit group (`functions`, `channels`, ...).
     pub fn group_limit(mut self, group: &str, limit: usize) -> Self {
         self.limits.set(group, limit);

@@ -53,6 +53,10 @@ pub struct MainConfig {
     sampling: (Option<f64>, [Option<f64>; 6]),
     route_scope: Option<bool>,
     before_shutdown: Option<BeforeShutdown>,
+    /// The flight recorder on or off (`timeline = true`), and where its trace goes at
+    /// exit (`timeline_output = "trace.pftrace"`, which turns it on).
+    timeline: Option<bool>,
+    timeline_output: Option<PathBuf>,
 }
 
 impl std::fmt::Debug for MainConfig {
@@ -206,6 +210,8 @@ impl Config {
         if let Some(scope) = main.route_scope {
             options.route_scope = scope;
         }
+        options.timeline.output = main.timeline_output.clone();
+        options.timeline.on = main.timeline.unwrap_or(false) || main.timeline_output.is_some();
         let mut config = Self {
             caller: main.caller.clone(),
             format: main.format.unwrap_or_default(),

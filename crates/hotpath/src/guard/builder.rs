@@ -118,6 +118,9 @@ impl HotpathGuardBuilder {
         /// Whether work done while serving an HTTP request also counts for its route
         /// (default on; `HOTPATH_ROUTE_SCOPE`).
         fn route_scope(on: bool) => |c| c.route_scope(on);
+        /// Records the timeline, the flight recorder of what every thread did
+        /// (default off; `HOTPATH_TIMELINE`).
+        fn timeline(on: bool) => |c| c.timeline(on);
     }
 
     /// Writes the report to this file instead of standard output (a relative path is
@@ -127,6 +130,21 @@ impl HotpathGuardBuilder {
         #[cfg(feature = "hotpath")]
         {
             self.config = self.config.output_path(path);
+        }
+        #[cfg(not(feature = "hotpath"))]
+        let _ = path.as_ref();
+        self
+    }
+
+    /// Writes the timeline to this file when the session ends, and turns the recorder
+    /// on: `.json` is Chrome trace-event JSON, any other name Perfetto protobuf (a
+    /// relative path is taken from the current directory now);
+    /// `HOTPATH_TIMELINE_OUTPUT` beats it.
+    #[allow(unused_mut)]
+    pub fn timeline_output(mut self, path: impl AsRef<Path>) -> Self {
+        #[cfg(feature = "hotpath")]
+        {
+            self.config = self.config.timeline_output(path);
         }
         #[cfg(not(feature = "hotpath"))]
         let _ = path.as_ref();

@@ -2,8 +2,9 @@
 //! one async call polled on two threads, messages over a `channel!`, a contended
 //! `mutex!`, a `gauge!` set three times, and calls over a trigger's threshold.
 //!
-//! `timeline <slow calls>` (default 0): that many calls of `slow`, 40 ms each, over its
-//! 20 ms `timeline_over`, 50 ms apart.
+//! `timeline <slow calls> [panic]`: that many calls of `slow` (default 0), 40 ms each,
+//! over its 20 ms `timeline_over`, 50 ms apart; with `panic`, a thread that panics
+//! (and is joined: the program goes on).
 
 use std::future::Future;
 use std::pin::Pin;
@@ -125,5 +126,9 @@ fn main() {
     for _ in 0..slow_calls {
         slow();
         thread::sleep(Duration::from_millis(50));
+    }
+    if std::env::args().nth(2).as_deref() == Some("panic") {
+        let panicked = thread::Builder::new().name("doomed".into()).spawn(|| panic!("doomed on purpose")).unwrap();
+        assert!(panicked.join().is_err());
     }
 }

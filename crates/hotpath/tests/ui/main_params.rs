@@ -45,3 +45,8 @@ mod section_limits {
     #[hotpath::main(functions_limit = "ten", threads_limit = 2.5, mutexes_limit = 3)]
     fn run() {}
 }
+
+mod timeline {
+    #[hotpath::main(timeline = "yes", timeline_output = "")]
+    fn run() {}
+}

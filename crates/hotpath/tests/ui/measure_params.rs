@@ -33,3 +33,9 @@ fn future_fn_on_sync() {}
 
 #[hotpath::future_fn(label = "x")]
 async fn future_fn_params() {}
+
+#[hotpath::measure(timeline_over = "fast")]
+fn over_not_a_duration() {}
+
+#[hotpath::measure(timeline_over = 50)]
+fn over_not_a_string() {}
