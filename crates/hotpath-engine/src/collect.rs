@@ -61,6 +61,10 @@ fn configure_timeline(options: &crate::options::TimelineOptions) {
     for site in record::registered_sites().into_iter().skip(1) {
         site.threshold().apply(|| site.name());
     }
+    #[cfg(feature = "services")]
+    for row in crate::services::rows() {
+        row.threshold().apply(|| row.text().to_string());
+    }
 }
 
 /// Zeroes what the instruments measured, for a session after the first: per-thread

@@ -199,3 +199,34 @@ fn off_by_default_and_a_bad_setting_is_one_warning() {
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["meta"]["timeline"]["events_per_thread"], 32768, "the default size");
 }
+
+#[test]
+fn streams_io_trackers_and_tokio_workers_are_on_the_timeline() {
+    let dir = decode::Scratch::new(line!());
+    let trace = dir.path().join("agent.json");
+    let mut cmd = common::command("case_agent");
+    cmd.arg("1").env("HOTPATH_OUTPUT_FORMAT", "none").env("HOTPATH_TIMELINE_OUTPUT", &trace);
+    let out = common::run(&mut cmd);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: Value = serde_json::from_slice(&std::fs::read(&trace).unwrap()).unwrap();
+    let events = json["traceEvents"].as_array().unwrap();
+    let count = |ph: &str, name: &str| events.iter().filter(|e| e["ph"] == ph && e["name"] == name).count();
+    let items = count("i", "item numbers");
+    assert!(items >= 3 && items % 3 == 0, "three items per stream: {items}");
+    assert!(count("i", "val! last-fetch") > 0, "val! marks");
+    assert!(count("C", "round") > 0, "the gauge");
+    let writes: Vec<&Value> = events.iter().filter(|e| e["ph"] == "B" && e["name"] == "log write").collect();
+    assert!(!writes.is_empty() && writes.iter().all(|w| w["args"]["bytes"].as_u64().is_some_and(|b| b > 0)));
+    // `main`'s block_on polls the awaited future; the spawned consumer receives on the
+    // runtime's workers.
+    let lanes: std::collections::HashMap<u64, &str> = events
+        .iter()
+        .filter(|e| e["ph"] == "M" && e["name"] == "thread_name")
+        .map(|e| (e["tid"].as_u64().unwrap(), e["args"]["name"].as_str().unwrap()))
+        .collect();
+    let lane = |e: &&Value| lanes[&e["tid"].as_u64().unwrap()];
+    let polls: Vec<&Value> = events.iter().filter(|e| e["ph"] == "B" && e["name"] == "fetch").collect();
+    assert!(!polls.is_empty() && polls.iter().all(|p| lane(p) == "main"), "{lanes:?}");
+    let receives: Vec<&Value> = events.iter().filter(|e| e["ph"] == "i" && e["name"] == "recv results").collect();
+    assert!(!receives.is_empty() && receives.iter().all(|r| lane(r).starts_with("tokio-")), "{lanes:?}");
+}

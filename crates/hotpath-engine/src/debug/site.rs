@@ -11,7 +11,7 @@ use super::keyed::{Keyed, KeyedEntry};
 use crate::logs::location::Location;
 use crate::logs::log::LogRing;
 use crate::sync::lock;
-use crate::{memory, switch};
+use crate::{memory, switch, timeline};
 
 /// A `dbg!` call site: one report row, its expression's text and its log.
 pub struct DbgSite {
@@ -46,7 +46,11 @@ impl DbgSite {
 
     #[inline(never)]
     fn record_dyn(&'static self, value: &dyn Debug) {
-        self.entry().log.append_keyed(value, None, None);
+        let entry = self.entry();
+        entry.log.append_keyed(value, None, None);
+        if timeline::on() {
+            timeline::instant(timeline::Kind::Mark, entry.id, crate::clock::now(), super::MARK_DBG);
+        }
     }
 
     fn entry(&'static self) -> &'static DbgEntry {

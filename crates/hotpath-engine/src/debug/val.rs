@@ -7,7 +7,7 @@ use super::keyed::{Keyed, KeyedEntry};
 use super::site::KeySite;
 use crate::logs::location::Location;
 use crate::logs::log::LogRing;
-use crate::switch;
+use crate::{switch, timeline};
 
 /// A `val!` key's row and log.
 pub(crate) struct ValEntry {
@@ -66,6 +66,9 @@ impl ValRef {
         if let Some((entry, folded)) = &self.entry {
             if switch::enabled() {
                 entry.log.append_keyed(value, Some(self.site), folded.as_deref());
+                if timeline::on() {
+                    timeline::instant(timeline::Kind::Mark, entry.id, crate::clock::now(), super::MARK_VAL);
+                }
             }
         }
     }

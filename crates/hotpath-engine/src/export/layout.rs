@@ -74,31 +74,32 @@ impl Layout {
             let mut holds: BTreeMap<u32, Vec<(Event, usize)>> = BTreeMap::new();
             let mut instants = Vec::new();
             for event in &thread.events {
-                let what = names.of(event.kind, event.id);
+                let what = names.of(event.kind, event.id, event.extra);
                 let label = match event.kind {
                     Kind::LockWait => format!("wait {what}"),
                     Kind::SendWait => format!("send blocked {what}"),
                     Kind::Send => format!("send {what}"),
                     Kind::Receive => format!("recv {what}"),
+                    Kind::Item => format!("item {what}"),
                     Kind::Io => format!("{what} {}", io_op(event.extra)),
                     _ => what,
                 };
                 let name = intern(label, &mut layout.names);
                 match event.kind {
                     Kind::Gauge => {
-                        let key = intern(names.of(Kind::Gauge, event.id), &mut layout.names);
+                        let key = intern(names.of(Kind::Gauge, event.id, 0), &mut layout.names);
                         let counter = counters.entry(event.id).or_insert(Counter { name: key, points: Vec::new() });
                         counter.points.push((event.start, f64::from_bits(event.extra)));
                     }
                     Kind::LockHold => holds.entry(event.id).or_default().push((*event, name)),
-                    Kind::Send | Kind::Receive => instants.push((*event, name)),
+                    Kind::Send | Kind::Receive | Kind::Item | Kind::Mark => instants.push((*event, name)),
                     _ => main.push((*event, name)),
                 }
             }
             let mut tracks = vec![Track { lock: None, steps: nest(main, &mut layout.clipped) }];
             merge_instants(&mut tracks[0].steps, instants);
             for (id, slices) in holds {
-                let lock = intern(format!("holds {}", names.of(Kind::LockHold, id)), &mut layout.names);
+                let lock = intern(format!("holds {}", names.of(Kind::LockHold, id, 0)), &mut layout.names);
                 tracks.push(Track { lock: Some(lock), steps: nest(slices, &mut layout.clipped) });
             }
             layout.threads.push(ThreadLayout { tid: thread.tid, name: thread.name.clone(), tracks });
@@ -168,6 +169,8 @@ fn describe(event: &Event) -> (&'static str, Vec<(&'static str, u64)>, Flows) {
         Kind::LockWait | Kind::LockHold => ("lock", Vec::new(), Flows::default()),
         Kind::SendWait => ("channel", Vec::new(), Flows::default()),
         Kind::Io => ("io", vec![("bytes", event.extra & ((1 << 56) - 1))], Flows::default()),
+        Kind::Request if event.extra != 0 => ("request", vec![("status", event.extra)], Flows::default()),
+        Kind::Request => ("request", Vec::new(), Flows::default()),
         _ => ("function", Vec::new(), Flows::default()),
     }
 }
@@ -197,10 +200,15 @@ fn merge_instants(steps: &mut Vec<Step>, mut instants: Vec<(Event, usize)>) {
 }
 
 fn instant(event: Event, name: usize) -> Step {
+    let category = match event.kind {
+        Kind::Item => "stream",
+        Kind::Mark => "debug",
+        _ => "channel",
+    };
     let flows = match event.kind {
         Kind::Send if event.extra != 0 => Flows { through: Some(event.extra), begins: true, ends: None },
         Kind::Receive if event.extra != 0 => Flows { through: None, begins: false, ends: Some(event.extra) },
         _ => Flows::default(),
     };
-    Step::Instant { at: event.start, name, category: "channel", flows }
+    Step::Instant { at: event.start, name, category, flows }
 }

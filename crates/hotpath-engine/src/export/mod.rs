@@ -95,7 +95,7 @@ pub(crate) fn write_triggered(path: &Path, window_ns: Option<u64>) -> std::io::R
 
 /// The name of the entry a metric id belongs to (for a triggered trace's subject).
 pub(crate) fn metric_name(id: u32) -> String {
-    names::Names::read().of(crate::timeline::Kind::Send, id)
+    names::Names::read().of(crate::timeline::Kind::Send, id, 0)
 }
 
 fn process_name() -> String {

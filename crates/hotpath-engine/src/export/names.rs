@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use crate::channels::ChannelEntry;
 use crate::entries::Instrument;
 use crate::locks::{MutexEntry, RwLockEntry};
+use crate::streams::StreamEntry;
 use crate::timeline::Kind;
 
 /// Names by event kind and id.
@@ -18,6 +19,10 @@ pub(crate) struct Names {
     metrics: HashMap<u32, String>,
     io: HashMap<u32, String>,
     gauges: HashMap<u32, String>,
+    /// HTTP routes and endpoints, SQL statements, by row id.
+    requests: HashMap<u32, String>,
+    /// (`debug::MARK_DBG` or `MARK_VAL`, id) → the expression or key.
+    marks: HashMap<(u64, u32), String>,
 }
 
 impl Names {
@@ -48,15 +53,27 @@ impl Names {
         for (id, key) in crate::debug::gauge_keys() {
             names.gauges.insert(id, key);
         }
+        for (kind, id, text) in crate::debug::mark_names() {
+            names.marks.insert((kind, id), text);
+        }
+        for e in StreamEntry::registry().all() {
+            names.metrics.insert(e.items.id(), e.name().to_string());
+        }
+        #[cfg(feature = "services")]
+        for row in crate::services::rows() {
+            names.requests.insert(row.id(), row.text().to_string());
+        }
         names
     }
 
-    /// The name of the thing an event of `kind` with `id` is about.
-    pub(crate) fn of(&self, kind: Kind, id: u32) -> String {
+    /// The name of the thing an event of `kind` with `id` (and `extra`) is about.
+    pub(crate) fn of(&self, kind: Kind, id: u32, extra: u64) -> String {
         let found = match kind {
             Kind::Call | Kind::Poll => self.functions.get(id as usize).cloned(),
             Kind::Io => self.io.get(&id).cloned(),
             Kind::Gauge => self.gauges.get(&id).cloned(),
+            Kind::Request => self.requests.get(&id).cloned(),
+            Kind::Mark => self.marks.get(&(extra, id)).cloned(),
             _ => self.metrics.get(&id).cloned(),
         };
         found.unwrap_or_else(|| format!("#{id}"))

@@ -66,3 +66,17 @@ pub use sql::sqlx::{sqlx_tracing_layer, SqlxLayer};
 pub(crate) use collect::{configure, sections, Sections};
 #[cfg(feature = "services")]
 pub(crate) use rows::any;
+
+/// Every HTTP route, HTTP endpoint and SQL row made so far: what timeline events of
+/// kind `Request` name, and what a new session's triggers apply to.
+#[cfg(feature = "services")]
+pub(crate) fn rows() -> Vec<&'static rows::Row> {
+    let mut all = Vec::new();
+    #[cfg(feature = "axum")]
+    all.extend(server::serving::ROUTES.all());
+    #[cfg(feature = "services-http")]
+    all.extend(http::call::ENDPOINTS.all());
+    #[cfg(feature = "services-sql")]
+    all.extend(sql::record::QUERIES.all());
+    all
+}

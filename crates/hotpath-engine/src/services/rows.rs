@@ -18,6 +18,8 @@ use super::hash::Fnv;
 use crate::sync::lock;
 #[cfg(feature = "axum")]
 use crate::sync::Padded;
+use crate::timeline::trigger::{self, Reason, Subject};
+use crate::timeline::{self, Threshold};
 use crate::{diag, memory};
 
 /// No route, no function.
@@ -75,6 +77,8 @@ pub(crate) struct Row {
     example: Option<Box<str>>,
     /// Its last executions or requests, in the debug trackers' log store (`logs.rs`).
     log: crate::logs::LogRing,
+    /// The duration over which a request of it writes the timeline out.
+    threshold: Threshold,
     /// Requests in flight and the most at once; on lines of their own, the one shared
     /// write of a server request.
     #[cfg(feature = "axum")]
@@ -127,6 +131,34 @@ impl Row {
     /// Its log of executions or requests.
     pub(crate) fn log(&self) -> &crate::logs::LogRing {
         &self.log
+    }
+
+    /// Its timeline trigger (`HOTPATH_TIMELINE_TRIGGER="GET /users/{id}>50ms"`).
+    pub(crate) fn threshold(&self) -> &Threshold {
+        &self.threshold
+    }
+
+    /// Puts a request, call or query of `ns` that ended now on the timeline, with its
+    /// HTTP `status` (0: none), and writes the timeline out when it breached the row's
+    /// threshold. One relaxed load while the timeline is off.
+    #[inline]
+    pub(crate) fn on_timeline(&self, ns: u64, status: u16) {
+        if timeline::on() {
+            self.timeline_event(ns, status);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn timeline_event(&self, ns: u64, status: u16) {
+        let end = crate::clock::now();
+        let (len, _) = crate::clock::ticks_in_ns(ns);
+        timeline::slice(timeline::Kind::Request, self.id, end.saturating_sub(len), len, u64::from(status));
+        if self.threshold.breached(len) {
+            let over = self.threshold.ns() as f64 / 1e6;
+            let text = format!("{} took {:.3} ms (over {over:.3} ms)", self.text, ns as f64 / 1e6);
+            trigger::breach(Reason::SlowCall, || Subject::Text(text));
+        }
     }
 
     /// A request started: one atomic add (and a max) on the row's own line.
@@ -282,11 +314,13 @@ fn make(hash: u64, key: &Key<'_>, overflow: bool, example: Option<Box<str>>) -> 
         overflow,
         example,
         log: crate::logs::LogRing::new(),
+        threshold: Threshold::new(0),
         #[cfg(feature = "axum")]
         in_flight: Padded(AtomicU64::new(0)),
         #[cfg(feature = "axum")]
         in_flight_max: AtomicU64::new(0),
     };
+    row.threshold.apply(|| row.text.to_string());
     let heap = key.text.len() + key.label.map_or(0, str::len) + row.example.as_ref().map_or(0, |e| e.len());
     memory::allocated(std::mem::size_of::<Row>() + heap);
     Box::leak(Box::new(row))

@@ -16,6 +16,7 @@ use crate::clock;
 use crate::entries::Entry;
 use crate::record::{count_metric, record_metric};
 use crate::switch;
+use crate::timeline;
 
 /// Items per window: one clock read and one cell update per window.
 pub(crate) const WINDOW: u64 = 32;
@@ -83,6 +84,9 @@ impl Meter {
 
     #[inline(always)]
     fn item(&mut self) {
+        if timeline::on() {
+            timeline::instant(timeline::Kind::Item, self.entry.items.id(), clock::now(), 0);
+        }
         self.window_items += 1;
         if self.window_items == WINDOW {
             self.flush(clock::now());

@@ -25,10 +25,17 @@ pub enum Kind {
     Io = 8,
     /// A `gauge!` set to `extra` (as f64 bits): a counter.
     Gauge = 9,
+    /// An item a `stream!` yielded: an instant.
+    Item = 10,
+    /// An HTTP request served, an HTTP call made or an SQL query: a slice; `id` is its
+    /// row, `extra` the HTTP status (0 for none).
+    Request = 11,
+    /// A `dbg!` or `val!` logged: an instant; `id` is its entry.
+    Mark = 12,
 }
 
 impl Kind {
-    const ALL: [Kind; 9] = [
+    const ALL: [Kind; 12] = [
         Kind::Call,
         Kind::Poll,
         Kind::Send,
@@ -38,6 +45,9 @@ impl Kind {
         Kind::SendWait,
         Kind::Io,
         Kind::Gauge,
+        Kind::Item,
+        Kind::Request,
+        Kind::Mark,
     ];
 
     fn from_u8(byte: u8) -> Option<Kind> {
@@ -46,7 +56,10 @@ impl Kind {
 
     /// Whether the event spans time (a slice) rather than marking an instant.
     pub fn is_slice(self) -> bool {
-        matches!(self, Kind::Call | Kind::Poll | Kind::LockWait | Kind::LockHold | Kind::SendWait | Kind::Io)
+        matches!(
+            self,
+            Kind::Call | Kind::Poll | Kind::LockWait | Kind::LockHold | Kind::SendWait | Kind::Io | Kind::Request
+        )
     }
 }
 

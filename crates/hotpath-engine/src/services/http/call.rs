@@ -90,6 +90,7 @@ impl Call {
         };
         let method = self.row.text().split_once(' ').map_or("", |(m, _)| m);
         logs::record(self.row, &HttpRecord { method, status, ns, bytes, url: &self.url });
+        self.row.on_timeline(ns, status.unwrap_or(0));
         with_cell(self.row.id(), |cell| {
             cell.complete(ns);
             match outcome {

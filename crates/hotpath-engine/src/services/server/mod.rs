@@ -4,6 +4,6 @@
 #[cfg(feature = "axum")]
 pub(crate) mod axum;
 pub(crate) mod section;
-mod serving;
+pub(crate) mod serving;
 
 pub(crate) use serving::Serving;

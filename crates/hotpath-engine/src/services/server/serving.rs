@@ -93,6 +93,7 @@ impl Serving {
         self.row.leave();
         let row = if self.matched || status >= 400 { self.row } else { row(method, path, false) };
         logs::record(row, &ServerRecord { status, ns, route: row.text(), path });
+        row.on_timeline(ns, status);
         with_cell(row.id(), |cell| {
             cell.complete(ns);
             cell.status(status);

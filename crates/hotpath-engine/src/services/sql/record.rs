@@ -93,6 +93,7 @@ pub(crate) fn record(query: &Query<'_>) {
         raw,
     };
     logs::record(row, &record);
+    row.on_timeline(query.ns, 0);
     with_cell(row.id(), |cell| {
         cell.complete(query.ns);
         if query.failed {
