@@ -28,14 +28,10 @@ pub use crate::logs::{
 };
 pub(crate) use gauge::gauge_keys;
 
-/// A timeline `Mark` event's `extra`: a `dbg!` (its id indexes the `dbg!` entries)...
-pub(crate) const MARK_DBG: u64 = 0;
-/// ...or a `val!` (its id is the key's).
-pub(crate) const MARK_VAL: u64 = 1;
-
 /// Every `dbg!` expression (with its place) and `val!` key, with the id and kind their
 /// timeline marks carry.
 pub(crate) fn mark_names() -> Vec<(u64, u32, String)> {
+    use crate::timeline::{MARK_DBG, MARK_VAL};
     let dbgs = crate::sync::lock(&site::DBG_ENTRIES)
         .iter()
         .map(|e| (MARK_DBG, e.id, format!("dbg! {}", e.site.expression())))

@@ -49,7 +49,7 @@ impl DbgSite {
         let entry = self.entry();
         entry.log.append_keyed(value, None, None);
         if timeline::on() {
-            timeline::instant(timeline::Kind::Mark, entry.id, crate::clock::now(), super::MARK_DBG);
+            timeline::instant(timeline::Kind::Mark, entry.id, crate::clock::now(), timeline::MARK_DBG);
         }
     }
 

@@ -67,7 +67,7 @@ impl ValRef {
             if switch::enabled() {
                 entry.log.append_keyed(value, Some(self.site), folded.as_deref());
                 if timeline::on() {
-                    timeline::instant(timeline::Kind::Mark, entry.id, crate::clock::now(), super::MARK_VAL);
+                    timeline::instant(timeline::Kind::Mark, entry.id, crate::clock::now(), timeline::MARK_VAL);
                 }
             }
         }

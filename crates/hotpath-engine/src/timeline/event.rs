@@ -63,6 +63,11 @@ impl Kind {
     }
 }
 
+/// A [`Kind::Mark`] event's `extra`: a `dbg!` (its id indexes the `dbg!` entries)...
+pub(crate) const MARK_DBG: u64 = 0;
+/// ...or a `val!` (its id is the key's).
+pub(crate) const MARK_VAL: u64 = 1;
+
 /// One event read back from a ring. Times are clock ticks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Event {

@@ -19,6 +19,7 @@ pub(crate) mod trigger;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 pub use event::{Event, Kind};
+pub(crate) use event::{MARK_DBG, MARK_VAL};
 pub use rings::ThreadEvents;
 pub use rings::{DEFAULT_EVENTS, KEEP_RETIRED};
 pub(crate) use threshold::Threshold;
