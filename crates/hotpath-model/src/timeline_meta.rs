@@ -29,7 +29,8 @@ pub struct TimelineMeta {
 pub struct TraceFile {
     /// Where it is.
     pub path: String,
-    /// Why it was written: `exit`, `slow_call`, `panic` or `slow_consumer`.
+    /// Why it was written: `exit`, `slow_call`, `panic`, `slow_consumer` or `requested`
+    /// (`hotpath::write_timeline`).
     pub reason: String,
     /// What breached: the function and its call's duration, the channel, the panic's
     /// message (empty for `exit`).

@@ -2,12 +2,12 @@
 //! (`HOTPATH_TIMELINE_OUTPUT`), waiting for triggered traces still being written, and
 //! what the report says of it all (`meta.timeline`).
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
-use hotpath_engine::export::write_timeline;
+use hotpath_engine::export::write_listed;
 use hotpath_engine::options::Options;
 use hotpath_engine::timeline;
-use hotpath_model::{TimelineMeta, TraceFile};
+use hotpath_model::TimelineMeta;
 
 /// How long the end of a session waits for triggered traces being written.
 const FLUSH: Duration = Duration::from_secs(5);
@@ -21,16 +21,9 @@ pub(crate) fn at_end(options: &Options) {
     timeline::flush(FLUSH);
     let Some(path) = &options.timeline.output else { return };
     let window = options.timeline.window_ms.map(|ms| ms.saturating_mul(1_000_000));
-    let now = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
-    let mut file = TraceFile::new(path.display().to_string(), "exit", String::new(), now);
-    match write_timeline(path, window) {
-        Ok(stats) => (file.events, file.torn) = (stats.events as u64, stats.torn),
-        Err(e) => {
-            hotpath_engine::diag::warn(&format!("could not write the timeline to {}: {e}", path.display()));
-            file.error = Some(e.to_string());
-        }
+    if let Err(e) = write_listed(path, window, "exit") {
+        hotpath_engine::diag::warn(&format!("could not write the timeline to {}: {e}", path.display()));
     }
-    timeline::record_file(file);
 }
 
 /// The report's `meta.timeline`: present once the recorder is on or wrote a file.

@@ -104,6 +104,9 @@ pub use hotpath_macros::tokio_runtime;
 
 mod tokio_runtime;
 
+mod timeline;
+pub use timeline::{write_timeline, TimelineStats};
+
 pub mod instant;
 
 /// Wraps a byte-level I/O value so its reads and writes are measured:

@@ -1,19 +1,68 @@
 //! A snapshot laid out as tracks of properly nested begin/end steps, instants and
-//! counter points: what both trace formats write. Per thread, one track holds its calls,
-//! polls, waits and `io!` operations (these nest, as they run on the thread's stack);
-//! lock holds, which need not nest with calls (a guard may outlive its function), get a
-//! child track per lock. Gauges are counter tracks of the process.
+//! counter points: what both trace formats write (a track's slices must nest).
+//!
+//! - Per thread, its own track holds what ran on its stack: calls, polls, and the waits,
+//!   `io!` operations and requests that nest in them. A slice that does not nest (an
+//!   async wait, read or request spans polls of other tasks; it is written by the thread
+//!   where it ends) goes to the thread's lanes: child tracks where slices never
+//!   overlap, as many as the overlaps need.
+//! - Lock holds need not nest with calls (a guard may outlive its function): per lock
+//!   the thread held, lanes of their own.
+//! - Gauges, RSS and per-thread CPU are counter tracks of the process.
+//!
+//! Laying out is linear in the events on a thread's track: its ring holds them in the
+//! order they ended, which for nested slices is the post-order of their tree, so
+//! walking it backwards with a stack gives the steps in reverse (`nest`).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
+use super::intern::{counter_name, Interner};
 use super::names::Names;
 use crate::timeline::{Event, Kind, Snapshot};
 
-/// One step on a track, in the order the track's steps are written. Times in ticks.
-pub(crate) enum Step {
-    Begin { at: u64, name: usize, category: &'static str, args: Vec<(&'static str, u64)>, flows: Flows },
+/// One step on a track, in the order the track's steps are written. Times in ticks. A
+/// slice begins at its event's start; what else it says comes from [`details`], as the
+/// encoders write it (kept small: a full window has two million steps).
+pub(crate) enum Step<'a> {
+    Begin { event: &'a Event, name: u32 },
     End { at: u64 },
-    Instant { at: u64, name: usize, category: &'static str, flows: Flows },
+    Instant { event: &'a Event, name: u32 },
+}
+
+impl Step<'_> {
+    /// When the step happens (ticks).
+    pub(crate) fn at(&self) -> u64 {
+        match self {
+            Step::Begin { event, .. } | Step::Instant { event, .. } => event.start,
+            Step::End { at } => *at,
+        }
+    }
+}
+
+/// What an event's slice or instant carries besides its name and time.
+pub(crate) struct Details {
+    pub(crate) category: &'static str,
+    /// Named values (`call`, `bytes`, `status`): the first `arg_count`.
+    pub(crate) args: [(&'static str, u64); 3],
+    pub(crate) arg_count: usize,
+    pub(crate) flows: Flows,
+}
+
+impl Details {
+    fn new(category: &'static str) -> Self {
+        Self { category, args: [("", 0); 3], arg_count: 0, flows: Flows::default() }
+    }
+
+    fn arg(mut self, key: &'static str, value: u64) -> Self {
+        self.args[self.arg_count] = (key, value);
+        self.arg_count += 1;
+        self
+    }
+
+    /// The named values.
+    pub(crate) fn args(&self) -> &[(&'static str, u64)] {
+        &self.args[..self.arg_count]
+    }
 }
 
 /// Flow ids an event starts or continues (`through`; `begins` when it starts it) and ends.
@@ -24,32 +73,33 @@ pub(crate) struct Flows {
     pub(crate) ends: Option<u64>,
 }
 
-/// A track of one thread: its own (`lock` None) or the holds of one lock.
-pub(crate) struct Track {
-    pub(crate) lock: Option<usize>,
-    pub(crate) steps: Vec<Step>,
+/// A track of one thread: its own (`label` None), or a lane (`label` names it:
+/// `holds <lock>`, `async`, with ` #2`... for more lanes of the same).
+pub(crate) struct Track<'a> {
+    pub(crate) label: Option<u32>,
+    pub(crate) steps: Vec<Step<'a>>,
 }
 
 /// One thread's tracks.
-pub(crate) struct ThreadLayout {
+pub(crate) struct ThreadLayout<'a> {
     pub(crate) tid: u64,
     pub(crate) name: String,
-    pub(crate) tracks: Vec<Track>,
+    pub(crate) tracks: Vec<Track<'a>>,
 }
 
 /// A gauge's values over time.
 pub(crate) struct Counter {
-    pub(crate) name: usize,
+    pub(crate) name: u32,
     pub(crate) points: Vec<(u64, f64)>,
 }
 
 /// Everything a trace file says, names interned.
-pub(crate) struct Layout {
+pub(crate) struct Layout<'a> {
     pub(crate) names: Vec<String>,
-    pub(crate) threads: Vec<ThreadLayout>,
+    pub(crate) threads: Vec<ThreadLayout<'a>>,
     pub(crate) counters: Vec<Counter>,
-    /// Slices cut short to end inside their parent (overlapping, not nested, on a track).
-    pub(crate) clipped: u64,
+    /// Slices that did not nest in their thread's stack and went to a lane.
+    pub(crate) laned: u64,
 }
 
 /// The flow that links a call's polls: distinct from channel flows by its top bit.
@@ -57,158 +107,211 @@ fn call_flow(call: u64) -> u64 {
     call | 1 << 63
 }
 
-impl Layout {
+impl<'a> Layout<'a> {
     /// Lays out `snapshot`, naming events with `names`.
-    pub(crate) fn new(snapshot: &Snapshot, names: &Names) -> Layout {
-        let mut layout = Layout { names: Vec::new(), threads: Vec::new(), counters: Vec::new(), clipped: 0 };
-        let mut interned: BTreeMap<String, usize> = BTreeMap::new();
-        let mut intern = |text: String, names: &mut Vec<String>| {
-            *interned.entry(text).or_insert_with_key(|t| {
-                names.push(t.clone());
-                names.len() - 1
-            })
-        };
-        let mut counters: BTreeMap<u32, Counter> = BTreeMap::new();
+    pub(crate) fn new(snapshot: &'a Snapshot, names: &Names) -> Layout<'a> {
+        let mut intern = Interner::new(names);
+        let mut laned = 0;
+        let mut threads = Vec::with_capacity(snapshot.threads.len());
+        let mut counters: BTreeMap<(u8, u32), Counter> = BTreeMap::new();
+        let thread_names: HashMap<u32, &str> =
+            snapshot.threads.iter().map(|t| (t.tid as u32, t.name.as_str())).collect();
         for thread in &snapshot.threads {
-            let mut main: Vec<(Event, usize)> = Vec::new();
-            let mut holds: BTreeMap<u32, Vec<(Event, usize)>> = BTreeMap::new();
+            let mut main: Vec<(&Event, u32)> = Vec::with_capacity(thread.events.len());
+            let mut holds: BTreeMap<u32, Vec<(&Event, u32)>> = BTreeMap::new();
             let mut instants = Vec::new();
             for event in &thread.events {
-                let what = names.of(event.kind, event.id, event.extra);
-                let label = match event.kind {
-                    Kind::LockWait => format!("wait {what}"),
-                    Kind::SendWait => format!("send blocked {what}"),
-                    Kind::Send => format!("send {what}"),
-                    Kind::Receive => format!("recv {what}"),
-                    Kind::Item => format!("item {what}"),
-                    Kind::Io => format!("{what} {}", io_op(event.extra)),
-                    _ => what,
-                };
-                let name = intern(label, &mut layout.names);
                 match event.kind {
-                    Kind::Gauge => {
-                        let key = intern(names.of(Kind::Gauge, event.id, 0), &mut layout.names);
-                        let counter = counters.entry(event.id).or_insert(Counter { name: key, points: Vec::new() });
-                        counter.points.push((event.start, f64::from_bits(event.extra)));
+                    Kind::Gauge | Kind::Rss | Kind::ThreadCpu => {
+                        let key = (event.kind as u8, event.id);
+                        let counter = match counters.get_mut(&key) {
+                            Some(counter) => counter,
+                            None => {
+                                let label = counter_name(event, names, &thread_names);
+                                let name = intern.text(label);
+                                counters.entry(key).or_insert(Counter { name, points: Vec::new() })
+                            }
+                        };
+                        let value = match event.kind {
+                            Kind::Rss => event.extra as f64,
+                            _ => f64::from_bits(event.extra),
+                        };
+                        counter.points.push((event.start, value));
                     }
-                    Kind::LockHold => holds.entry(event.id).or_default().push((*event, name)),
-                    Kind::Send | Kind::Receive | Kind::Item | Kind::Mark => instants.push((*event, name)),
-                    _ => main.push((*event, name)),
+                    Kind::LockHold => holds.entry(event.id).or_default().push((event, intern.event(event))),
+                    Kind::Send | Kind::Receive | Kind::Item | Kind::Mark => instants.push((event, intern.event(event))),
+                    _ => main.push((event, intern.event(event))),
                 }
             }
-            let mut tracks = vec![Track { lock: None, steps: nest(main, &mut layout.clipped) }];
+            let (steps, overflow) = nest(&main);
+            laned += overflow.len() as u64;
+            let mut tracks = vec![Track { label: None, steps }];
             merge_instants(&mut tracks[0].steps, instants);
+            let async_label = intern.text("async".into());
+            lanes(overflow, async_label, &mut intern, &mut tracks);
             for (id, slices) in holds {
-                let lock = intern(format!("holds {}", names.of(Kind::LockHold, id, 0)), &mut layout.names);
-                tracks.push(Track { lock: Some(lock), steps: nest(slices, &mut layout.clipped) });
+                let label = intern.text(format!("holds {}", names.of(Kind::LockHold, id, 0)));
+                lanes(slices, label, &mut intern, &mut tracks);
             }
-            layout.threads.push(ThreadLayout { tid: thread.tid, name: thread.name.clone(), tracks });
+            threads.push(ThreadLayout { tid: thread.tid, name: thread.name.clone(), tracks });
         }
-        layout.counters = counters.into_values().collect();
-        layout
+        Layout { names: intern.texts, threads, counters: counters.into_values().collect(), laned }
     }
 }
 
-fn io_op(extra: u64) -> &'static str {
-    match extra >> 56 {
-        0 => "read",
-        1 => "write",
-        2 => "flush",
-        _ => "shutdown",
+/// The begin and end steps of the slices that nest, in time order, and those that do
+/// not. `slices` are in the order they ended (a thread's ring order); walking them
+/// backwards, a slice is closed (in reverse, its begin is written) once the next one
+/// ended before it began; a slice that began before the open one it ends inside does
+/// not nest. Ends out of order (clocks of CPUs that disagree) take the sorting path.
+type Slices<'a> = Vec<(&'a Event, u32)>;
+
+fn nest<'a>(slices: &[(&'a Event, u32)]) -> (Vec<Step<'a>>, Slices<'a>) {
+    if !slices.windows(2).all(|w| w[0].0.end() <= w[1].0.end()) {
+        return nest_sorted(slices);
     }
+    let mut reversed = Vec::with_capacity(slices.len() * 2);
+    let mut overflow = Vec::new();
+    let mut open: Slices<'a> = Vec::new();
+    for &(event, name) in slices.iter().rev() {
+        while let Some(&(top, top_name)) = open.last() {
+            if top.start < event.end() {
+                break;
+            }
+            reversed.push(Step::Begin { event: top, name: top_name });
+            open.pop();
+        }
+        if open.last().is_some_and(|(top, _)| event.start < top.start) {
+            overflow.push((event, name));
+            continue;
+        }
+        reversed.push(Step::End { at: event.end() });
+        open.push((event, name));
+    }
+    while let Some((event, name)) = open.pop() {
+        reversed.push(Step::Begin { event, name });
+    }
+    reversed.reverse();
+    (reversed, overflow)
 }
 
-/// Begin and end steps of slices that nest: sorted by start, the longer (outer) one
-/// first, and at equal spans the one finished later (the parent, written after its
-/// children). A slice that would outlast its parent is cut at the parent's end.
-fn nest(mut slices: Vec<(Event, usize)>, clipped: &mut u64) -> Vec<Step> {
-    let order: Vec<usize> = (0..slices.len()).collect();
-    let mut keyed: Vec<(usize, (Event, usize))> = order.into_iter().zip(slices.drain(..)).collect();
-    keyed.sort_by(|(ia, (a, _)), (ib, (b, _))| a.start.cmp(&b.start).then(b.end().cmp(&a.end())).then(ib.cmp(ia)));
-    let mut steps = Vec::with_capacity(keyed.len() * 2);
+/// [`nest`] for slices whose ends are out of order: sorted by start, the longer (outer)
+/// one first, and at equal spans the one written later (the parent).
+fn nest_sorted<'a>(slices: &[(&'a Event, u32)]) -> (Vec<Step<'a>>, Slices<'a>) {
+    let mut order: Vec<(u64, u64, u32)> =
+        slices.iter().enumerate().map(|(i, (e, _))| (e.start, u64::MAX - e.end(), u32::MAX - i as u32)).collect();
+    order.sort_unstable();
+    let mut steps = Vec::with_capacity(slices.len() * 2);
+    let mut overflow = Vec::new();
     let mut open: Vec<u64> = Vec::new();
-    for (_, (event, name)) in keyed {
+    for (_, _, reversed) in order {
+        let (event, name) = slices[(u32::MAX - reversed) as usize];
         while let Some(&end) = open.last() {
-            if end > event.start || (end == event.start && event.len == 0 && end == event.end()) {
+            if end > event.start || (end == event.start && event.len == 0) {
                 break;
             }
             steps.push(Step::End { at: end });
             open.pop();
         }
-        let mut end = event.end();
-        if let Some(&parent) = open.last() {
-            if end > parent {
-                end = parent;
-                *clipped += 1;
-            }
+        if open.last().is_some_and(|&parent| event.end() > parent) {
+            overflow.push((event, name));
+            continue;
         }
-        let (category, args, flows) = describe(&event);
-        steps.push(Step::Begin { at: event.start, name, category, args, flows });
-        open.push(end);
+        steps.push(Step::Begin { event, name });
+        open.push(event.end());
     }
     while let Some(end) = open.pop() {
         steps.push(Step::End { at: end });
     }
-    steps
+    (steps, overflow)
 }
 
-fn describe(event: &Event) -> (&'static str, Vec<(&'static str, u64)>, Flows) {
+/// Lane tracks for slices that may overlap: each slice, by start, in the first lane free
+/// since before it began; lanes named `label`, `label #2`, ...
+fn lanes<'a>(mut slices: Slices<'a>, label: u32, intern: &mut Interner<'_>, tracks: &mut Vec<Track<'a>>) {
+    slices.sort_by_key(|(e, _)| (e.start, e.end()));
+    let mut lanes: Vec<(u64, Vec<Step<'a>>)> = Vec::new();
+    for (event, name) in slices {
+        let lane = match lanes.iter().position(|(free, _)| *free <= event.start) {
+            Some(i) => i,
+            None => {
+                lanes.push((0, Vec::new()));
+                lanes.len() - 1
+            }
+        };
+        let (free, steps) = &mut lanes[lane];
+        steps.push(Step::Begin { event, name });
+        steps.push(Step::End { at: event.end() });
+        *free = event.end();
+    }
+    for (i, (_, steps)) in lanes.into_iter().enumerate() {
+        let label = match i {
+            0 => label,
+            _ => {
+                let text = format!("{} #{}", intern.texts[label as usize], i + 1);
+                intern.text(text)
+            }
+        };
+        tracks.push(Track { label: Some(label), steps });
+    }
+}
+
+/// What `event` carries besides its name and time.
+pub(crate) fn details(event: &Event) -> Details {
     match event.kind {
         Kind::Poll => {
             let call = event.extra >> 2;
             let (first, last) = (event.extra & 2 != 0, event.extra & 1 != 0);
             // A call's polls form one flow, from its first poll to its last.
             let flow = call_flow(call);
-            let flows = match (first, last) {
+            let mut d =
+                Details::new("poll").arg("call", call).arg("first_poll", first as u64).arg("last_poll", last as u64);
+            d.flows = match (first, last) {
                 (true, true) => Flows::default(),
                 (begins, false) => Flows { through: Some(flow), begins, ends: None },
                 (false, true) => Flows { through: None, begins: false, ends: Some(flow) },
             };
-            ("poll", vec![("call", call), ("first_poll", first as u64), ("last_poll", last as u64)], flows)
+            d
         }
-        Kind::LockWait | Kind::LockHold => ("lock", Vec::new(), Flows::default()),
-        Kind::SendWait => ("channel", Vec::new(), Flows::default()),
-        Kind::Io => ("io", vec![("bytes", event.extra & ((1 << 56) - 1))], Flows::default()),
-        Kind::Request if event.extra != 0 => ("request", vec![("status", event.extra)], Flows::default()),
-        Kind::Request => ("request", Vec::new(), Flows::default()),
-        _ => ("function", Vec::new(), Flows::default()),
+        Kind::LockWait | Kind::LockHold => Details::new("lock"),
+        Kind::SendWait => Details::new("channel"),
+        Kind::Io => Details::new("io").arg("bytes", event.extra & ((1 << 56) - 1)),
+        Kind::Request if event.extra != 0 => Details::new("request").arg("status", event.extra),
+        Kind::Request => Details::new("request"),
+        Kind::Send | Kind::Receive => {
+            let mut d = Details::new("channel");
+            if event.extra != 0 {
+                d.flows = match event.kind {
+                    Kind::Send => Flows { through: Some(event.extra), begins: true, ends: None },
+                    _ => Flows { through: None, begins: false, ends: Some(event.extra) },
+                };
+            }
+            d
+        }
+        Kind::Item => Details::new("stream"),
+        Kind::Mark => Details::new("debug"),
+        _ => Details::new("function"),
     }
 }
 
 /// Puts instants among a track's steps in time order (after the steps at their tick).
-fn merge_instants(steps: &mut Vec<Step>, mut instants: Vec<(Event, usize)>) {
+fn merge_instants<'a>(steps: &mut Vec<Step<'a>>, mut instants: Slices<'a>) {
     if instants.is_empty() {
         return;
     }
     instants.sort_by_key(|(e, _)| e.start);
     let old = std::mem::take(steps);
+    steps.reserve(old.len() + instants.len());
     let mut pending = instants.into_iter().peekable();
     for step in old {
-        let at = match &step {
-            Step::Begin { at, .. } | Step::End { at } | Step::Instant { at, .. } => *at,
-        };
-        while let Some((event, _)) = pending.peek() {
-            if event.start >= at {
+        while let Some(&(event, name)) = pending.peek() {
+            if event.start >= step.at() {
                 break;
             }
-            let (event, name) = pending.next().expect("peeked");
-            steps.push(instant(event, name));
+            pending.next();
+            steps.push(Step::Instant { event, name });
         }
         steps.push(step);
     }
-    steps.extend(pending.map(|(e, n)| instant(e, n)));
-}
-
-fn instant(event: Event, name: usize) -> Step {
-    let category = match event.kind {
-        Kind::Item => "stream",
-        Kind::Mark => "debug",
-        _ => "channel",
-    };
-    let flows = match event.kind {
-        Kind::Send if event.extra != 0 => Flows { through: Some(event.extra), begins: true, ends: None },
-        Kind::Receive if event.extra != 0 => Flows { through: None, begins: false, ends: Some(event.extra) },
-        _ => Flows::default(),
-    };
-    Step::Instant { at: event.start, name, category, flows }
+    steps.extend(pending.map(|(event, name)| Step::Instant { event, name }));
 }

@@ -3,10 +3,13 @@
 //! instrument's registry, so it sits above the instruments; nothing records through it.
 
 mod chrome;
+mod intern;
 mod layout;
 mod names;
 mod perfetto;
 mod perfetto_proto;
+#[cfg(test)]
+mod tests;
 
 use std::path::Path;
 
@@ -57,35 +60,63 @@ pub struct TraceStats {
     pub threads: usize,
     /// Events left out because their thread overwrote them while they were read.
     pub torn: u64,
-    /// Slices cut at their parent's end because they overlapped it.
-    pub clipped: u64,
+    /// Slices that did not nest in their thread's stack (async waits, reads, requests
+    /// spanning polls of other tasks), shown on lane tracks of the thread instead.
+    pub laned: u64,
 }
 
 /// The timeline of the last `window_ns` (all the rings hold for `None`) in `format`.
 pub fn timeline(window_ns: Option<u64>, format: TraceFormat) -> (Vec<u8>, TraceStats) {
+    let mut bytes = Vec::new();
+    let stats = write_to(window_ns, format, &mut bytes).unwrap_or_default();
+    (bytes, stats)
+}
+
+/// Writes the timeline of the last `window_ns` in `format` to `sink`, as it is encoded:
+/// the rings are copied first (the program's threads go on meanwhile), then laid out
+/// and encoded in chunks.
+pub fn write_to(
+    window_ns: Option<u64>,
+    format: TraceFormat,
+    sink: &mut dyn std::io::Write,
+) -> std::io::Result<TraceStats> {
     let snapshot = Snapshot::take(window_ns);
     let names = names::Names::read();
     let layout = layout::Layout::new(&snapshot, &names);
     let pid = std::process::id();
     let process = process_name();
-    let bytes = match format {
-        TraceFormat::Perfetto => perfetto::encode(&layout, &snapshot, pid, &process),
-        TraceFormat::ChromeJson => chrome::encode(&layout, &snapshot, pid, &process),
-    };
-    let stats = TraceStats {
+    match format {
+        TraceFormat::Perfetto => perfetto::encode(&layout, &snapshot, pid, &process, sink)?,
+        TraceFormat::ChromeJson => chrome::encode(&layout, &snapshot, pid, &process, sink)?,
+    }
+    Ok(TraceStats {
         events: snapshot.events(),
         threads: snapshot.threads.len(),
         torn: snapshot.torn,
-        clipped: layout.clipped,
-    };
-    (bytes, stats)
+        laned: layout.laned,
+    })
 }
 
 /// Writes the timeline of the last `window_ns` to `path`, in the format its name says.
 pub fn write_timeline(path: &Path, window_ns: Option<u64>) -> std::io::Result<TraceStats> {
-    let (bytes, stats) = timeline(window_ns, TraceFormat::for_path(path));
-    std::fs::write(path, bytes)?;
+    let mut file = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(path)?);
+    let stats = write_to(window_ns, TraceFormat::for_path(path), &mut file)?;
+    std::io::Write::flush(&mut file)?;
     Ok(stats)
+}
+
+/// [`write_timeline`], and the file (or the error) listed in the report's
+/// `meta.timeline.files` with `reason` (`exit`, `requested`).
+pub fn write_listed(path: &Path, window_ns: Option<u64>, reason: &str) -> std::io::Result<TraceStats> {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
+    let mut file = hotpath_model::TraceFile::new(path.display().to_string(), reason, String::new(), now);
+    let written = write_timeline(path, window_ns);
+    match &written {
+        Ok(stats) => (file.events, file.torn) = (stats.events as u64, stats.torn),
+        Err(e) => file.error = Some(e.to_string()),
+    }
+    crate::timeline::record_file(file);
+    written
 }
 
 /// The triggers' writer (`timeline::trigger::WriteTrace`): events and torn events.

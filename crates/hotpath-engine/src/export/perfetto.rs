@@ -1,154 +1,302 @@
 //! A [`Layout`] as a Perfetto protobuf trace: a clock snapshot (so the trace lines up
-//! with other traces of the machine), a process track, a track per thread (and per lock
-//! a thread held), counter tracks for gauges, then the track events, all on one packet
-//! sequence whose event names are interned. Timestamps are `CLOCK_BOOTTIME`
-//! nanoseconds, Perfetto's default trace clock.
+//! with other traces of the machine), a process track, a track per thread (and its lane
+//! tracks: locks held, async slices), counter tracks for gauges, RSS and per-thread CPU, then each track's
+//! events on a packet sequence of its own, in time order, whose event names and
+//! categories are interned. Timestamps are `CLOCK_BOOTTIME` nanoseconds, Perfetto's
+//! default trace clock.
+//!
+//! Descriptors go through prost; the events, a million in a full window, are encoded by
+//! hand into reused buffers (`Events`), each sequence naming its track once (packet
+//! defaults), and the trace is handed to the sink in chunks as it grows.
 
+use prost::encoding::{encode_key, encode_varint, encoded_len_varint, WireType};
 use prost::Message;
 
-use super::layout::{Flows, Layout, Step};
+use super::layout::{details, Flows, Layout, Step, Track};
+use super::perfetto_proto::track_event as te;
 use super::perfetto_proto::*;
 use crate::timeline::Snapshot;
 
-const SEQUENCE: u32 = 1;
+/// The categories events carry, interned in every sequence as iid = index + 1.
+const CATEGORIES: [&str; 8] = ["function", "poll", "lock", "channel", "io", "request", "stream", "debug"];
+/// The sequence of the clock snapshot and the descriptors.
+const DESCRIPTORS: u32 = 1;
 
-/// Encodes `layout` of `snapshot` for process `pid` named `process`.
-pub(crate) fn encode(layout: &Layout, snapshot: &Snapshot, pid: u32, process: &str) -> Vec<u8> {
-    let mut packets = Vec::new();
+/// Bytes gathered before they go to the sink.
+const CHUNK: usize = 1 << 20;
+
+/// Encodes `layout` of `snapshot` for process `pid` named `process` into `sink`.
+pub(crate) fn encode(
+    layout: &Layout,
+    snapshot: &Snapshot,
+    pid: u32,
+    process: &str,
+    sink: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let mut out = Vec::with_capacity(CHUNK + 64 * 1024);
     let clock = |id, timestamp| Clock { clock_id: Some(id), timestamp: Some(timestamp) };
     let c = snapshot.clocks;
-    packets.push(TracePacket {
-        timestamp: Some(c.boottime),
-        clock_snapshot: Some(ClockSnapshot {
-            clocks: vec![
-                clock(CLOCK_BOOTTIME, c.boottime),
-                clock(CLOCK_MONOTONIC, c.monotonic),
-                clock(CLOCK_REALTIME, c.realtime),
-            ],
-            primary_trace_clock: Some(CLOCK_BOOTTIME as i32),
-        }),
-        trusted_packet_sequence_id: Some(SEQUENCE),
-        ..Default::default()
-    });
-    // The interned names, before any event that refers to them.
-    let event_names = layout
-        .names
-        .iter()
-        .enumerate()
-        .map(|(i, name)| EventName { iid: Some(i as u64 + 1), name: Some(name.clone()) })
-        .collect();
-    packets.push(TracePacket {
-        interned_data: Some(InternedData { event_names }),
-        sequence_flags: Some(SEQ_INCREMENTAL_STATE_CLEARED),
-        trusted_packet_sequence_id: Some(SEQUENCE),
-        ..Default::default()
-    });
+    put_packet(
+        &mut out,
+        &TracePacket {
+            timestamp: Some(c.boottime),
+            clock_snapshot: Some(ClockSnapshot {
+                clocks: vec![
+                    clock(CLOCK_BOOTTIME, c.boottime),
+                    clock(CLOCK_MONOTONIC, c.monotonic),
+                    clock(CLOCK_REALTIME, c.realtime),
+                ],
+                primary_trace_clock: Some(CLOCK_BOOTTIME as i32),
+            }),
+            trusted_packet_sequence_id: Some(DESCRIPTORS),
+            ..Default::default()
+        },
+    );
     let process_uuid = 1 << 32 | pid as u64;
-    packets.push(descriptor(TrackDescriptor {
-        uuid: Some(process_uuid),
-        process: Some(ProcessDescriptor { pid: Some(pid as i32), process_name: Some(process.to_string()) }),
-        ..Default::default()
-    }));
+    put_descriptor(
+        &mut out,
+        TrackDescriptor {
+            uuid: Some(process_uuid),
+            process: Some(ProcessDescriptor { pid: Some(pid as i32), process_name: Some(process.to_string()) }),
+            ..Default::default()
+        },
+    );
+    let mut events = Events::new(layout, snapshot);
     let mut next_uuid = process_uuid + 1;
-    let mut events = Vec::new();
     for thread in &layout.threads {
         let thread_uuid = 2 << 32 | thread.tid;
-        packets.push(descriptor(TrackDescriptor {
-            uuid: Some(thread_uuid),
-            parent_uuid: Some(process_uuid),
-            thread: Some(ThreadDescriptor {
-                pid: Some(pid as i32),
-                tid: Some(thread.tid as i32),
-                thread_name: (!thread.name.is_empty()).then(|| thread.name.clone()),
-            }),
-            ..Default::default()
-        }));
+        put_descriptor(
+            &mut out,
+            TrackDescriptor {
+                uuid: Some(thread_uuid),
+                parent_uuid: Some(process_uuid),
+                thread: Some(ThreadDescriptor {
+                    pid: Some(pid as i32),
+                    tid: Some(thread.tid as i32),
+                    thread_name: (!thread.name.is_empty()).then(|| thread.name.clone()),
+                }),
+                ..Default::default()
+            },
+        );
         for track in &thread.tracks {
-            let uuid = match track.lock {
+            let uuid = match track.label {
                 None => thread_uuid,
                 Some(name) => {
                     next_uuid += 1;
-                    packets.push(descriptor(TrackDescriptor {
-                        uuid: Some(next_uuid),
-                        parent_uuid: Some(thread_uuid),
-                        name: Some(layout.names[name].clone()),
-                        ..Default::default()
-                    }));
+                    put_descriptor(
+                        &mut out,
+                        TrackDescriptor {
+                            uuid: Some(next_uuid),
+                            parent_uuid: Some(thread_uuid),
+                            name: Some(layout.names[name as usize].clone()),
+                            ..Default::default()
+                        },
+                    );
                     next_uuid
                 }
             };
-            events.extend(track.steps.iter().map(|step| track_event(step, uuid, snapshot)));
+            events.track(&mut out, track, uuid);
+            flush(&mut out, sink, CHUNK)?;
         }
     }
     for counter in &layout.counters {
         next_uuid += 1;
-        packets.push(descriptor(TrackDescriptor {
-            uuid: Some(next_uuid),
-            parent_uuid: Some(process_uuid),
-            name: Some(layout.names[counter.name].clone()),
-            counter: Some(CounterDescriptor::default()),
-            ..Default::default()
-        }));
-        for &(at, value) in &counter.points {
-            let event = TrackEvent {
-                r#type: Some(TYPE_COUNTER),
-                track_uuid: Some(next_uuid),
-                double_counter_value: Some(value),
+        put_descriptor(
+            &mut out,
+            TrackDescriptor {
+                uuid: Some(next_uuid),
+                parent_uuid: Some(process_uuid),
+                name: Some(layout.names[counter.name as usize].clone()),
+                counter: Some(CounterDescriptor::default()),
                 ..Default::default()
-            };
-            events.push((snapshot.boottime_ns(at), event));
+            },
+        );
+        events.counter(&mut out, &counter.points, next_uuid);
+        flush(&mut out, sink, CHUNK)?;
+    }
+    flush(&mut out, sink, 0)
+}
+
+/// Hands the bytes to `sink` once there are more than `over`.
+fn flush(out: &mut Vec<u8>, sink: &mut dyn std::io::Write, over: usize) -> std::io::Result<()> {
+    if out.len() > over {
+        sink.write_all(out)?;
+        out.clear();
+    }
+    Ok(())
+}
+
+/// The packet that starts a sequence: it clears the incremental state and sets the
+/// track its events are on, with the names and categories they use.
+fn start_sequence(out: &mut Vec<u8>, sequence: u32, track: u64, interned_data: Option<InternedData>) {
+    put_packet(
+        out,
+        &TracePacket {
+            interned_data,
+            trace_packet_defaults: Some(TracePacketDefaults {
+                track_event_defaults: Some(TrackEventDefaults { track_uuid: Some(track) }),
+            }),
+            sequence_flags: Some(SEQ_INCREMENTAL_STATE_CLEARED),
+            trusted_packet_sequence_id: Some(sequence),
+            ..Default::default()
+        },
+    );
+}
+
+/// Appends `packet` to the trace as one `Trace.packet`.
+fn put_packet(out: &mut Vec<u8>, packet: &TracePacket) {
+    encode_key(te::TRACE_PACKET, WireType::LengthDelimited, out);
+    encode_varint(packet.encoded_len() as u64, out);
+    packet.encode_raw(out);
+}
+
+fn put_descriptor(out: &mut Vec<u8>, track: TrackDescriptor) {
+    put_packet(
+        out,
+        &TracePacket {
+            track_descriptor: Some(track),
+            trusted_packet_sequence_id: Some(DESCRIPTORS),
+            ..Default::default()
+        },
+    );
+}
+
+fn varint(out: &mut Vec<u8>, tag: u32, value: u64) {
+    encode_key(tag, WireType::Varint, out);
+    encode_varint(value, out);
+}
+
+fn fixed64(out: &mut Vec<u8>, tag: u32, value: u64) {
+    encode_key(tag, WireType::SixtyFourBit, out);
+    out.extend_from_slice(&value.to_le_bytes());
+}
+
+fn bytes(out: &mut Vec<u8>, tag: u32, value: &[u8]) {
+    encode_key(tag, WireType::LengthDelimited, out);
+    encode_varint(value.len() as u64, out);
+    out.extend_from_slice(value);
+}
+
+/// Writes tracks' events, each track on a sequence of its own, through buffers reused
+/// from event to event.
+struct Events<'a> {
+    layout: &'a Layout<'a>,
+    snapshot: &'a Snapshot,
+    next_sequence: u32,
+    event: Vec<u8>,
+    scratch: Vec<u8>,
+    /// Names the current track uses, to intern only those in its sequence.
+    used: Vec<bool>,
+}
+
+impl<'a> Events<'a> {
+    fn new(layout: &'a Layout<'a>, snapshot: &'a Snapshot) -> Self {
+        let used = vec![false; layout.names.len()];
+        Self { layout, snapshot, next_sequence: DESCRIPTORS + 1, event: Vec::new(), scratch: Vec::new(), used }
+    }
+
+    /// A track's steps on a sequence of their own: a packet that clears its incremental
+    /// state, names its track and the names and categories its events use, then its
+    /// events in order.
+    fn track(&mut self, out: &mut Vec<u8>, track: &Track, uuid: u64) {
+        let sequence = self.sequence();
+        self.used.iter_mut().for_each(|u| *u = false);
+        for step in &track.steps {
+            if let Step::Begin { name, .. } | Step::Instant { name, .. } = step {
+                self.used[*name as usize] = true;
+            }
+        }
+        let interned = |(i, text): (usize, &str)| EventName { iid: Some(i as u64 + 1), name: Some(text.to_string()) };
+        let event_names = self
+            .layout
+            .names
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.used[*i])
+            .map(|(i, t)| interned((i, t)))
+            .collect();
+        let event_categories = CATEGORIES.iter().copied().enumerate().map(interned).collect();
+        start_sequence(out, sequence, uuid, Some(InternedData { event_categories, event_names }));
+        for step in &track.steps {
+            self.event.clear();
+            match step {
+                Step::Begin { event, name } => {
+                    let d = details(event);
+                    self.named(TYPE_SLICE_BEGIN, *name, d.category);
+                    for (key, value) in d.args() {
+                        self.scratch.clear();
+                        bytes(&mut self.scratch, te::ANNOTATION_NAME, key.as_bytes());
+                        varint(&mut self.scratch, te::ANNOTATION_UINT, *value);
+                        bytes(&mut self.event, te::DEBUG_ANNOTATIONS, &self.scratch);
+                    }
+                    self.flows(&d.flows);
+                }
+                Step::End { .. } => varint(&mut self.event, te::TYPE, TYPE_SLICE_END),
+                Step::Instant { event, name } => {
+                    let d = details(event);
+                    self.named(TYPE_INSTANT, *name, d.category);
+                    self.flows(&d.flows);
+                }
+            }
+            self.put(out, step.at(), sequence);
         }
     }
-    // One sequence, in time order (the sort is stable: a track's steps keep their order).
-    events.sort_by_key(|(at, _)| *at);
-    packets.extend(events.into_iter().map(|(at, event)| TracePacket {
-        timestamp: Some(at),
-        track_event: Some(event),
-        sequence_flags: Some(SEQ_NEEDS_INCREMENTAL_STATE),
-        trusted_packet_sequence_id: Some(SEQUENCE),
-        ..Default::default()
-    }));
-    Trace { packet: packets }.encode_to_vec()
-}
 
-fn descriptor(track: TrackDescriptor) -> TracePacket {
-    TracePacket { track_descriptor: Some(track), trusted_packet_sequence_id: Some(SEQUENCE), ..Default::default() }
-}
+    /// A counter track's values, on a sequence of its own.
+    fn counter(&mut self, out: &mut Vec<u8>, points: &[(u64, f64)], uuid: u64) {
+        let sequence = self.sequence();
+        start_sequence(out, sequence, uuid, None);
+        for &(at, value) in points {
+            self.event.clear();
+            varint(&mut self.event, te::TYPE, TYPE_COUNTER);
+            fixed64(&mut self.event, te::DOUBLE_COUNTER_VALUE, value.to_bits());
+            self.put(out, at, sequence);
+        }
+    }
 
-fn track_event(step: &Step, track: u64, snapshot: &Snapshot) -> (u64, TrackEvent) {
-    let mut event = TrackEvent { track_uuid: Some(track), ..Default::default() };
-    let at = match step {
-        Step::Begin { at, name, category, args, flows } => {
-            event.r#type = Some(TYPE_SLICE_BEGIN);
-            event.name_iid = Some(*name as u64 + 1);
-            event.categories = vec![category.to_string()];
-            event.debug_annotations = args
-                .iter()
-                .map(|(key, value)| DebugAnnotation {
-                    name: Some(key.to_string()),
-                    uint_value: Some(*value),
-                    ..Default::default()
-                })
-                .collect();
-            set_flows(&mut event, flows);
-            *at
-        }
-        Step::End { at } => {
-            event.r#type = Some(TYPE_SLICE_END);
-            *at
-        }
-        Step::Instant { at, name, category, flows } => {
-            event.r#type = Some(TYPE_INSTANT);
-            event.name_iid = Some(*name as u64 + 1);
-            event.categories = vec![category.to_string()];
-            set_flows(&mut event, flows);
-            *at
-        }
-    };
-    (snapshot.boottime_ns(at), event)
-}
+    fn sequence(&mut self) -> u32 {
+        self.next_sequence += 1;
+        self.next_sequence - 1
+    }
 
-fn set_flows(event: &mut TrackEvent, flows: &Flows) {
-    event.flow_ids.extend(flows.through);
-    event.terminating_flow_ids.extend(flows.ends);
+    fn named(&mut self, kind: u64, name: u32, category: &str) {
+        varint(&mut self.event, te::TYPE, kind);
+        varint(&mut self.event, te::NAME_IID, u64::from(name) + 1);
+        let category = CATEGORIES.iter().position(|c| *c == category).map_or(0, |i| i as u64 + 1);
+        varint(&mut self.event, te::CATEGORY_IIDS, category);
+    }
+
+    fn flows(&mut self, flows: &Flows) {
+        if let Some(id) = flows.through {
+            fixed64(&mut self.event, te::FLOW_IDS, id);
+        }
+        if let Some(id) = flows.ends {
+            fixed64(&mut self.event, te::TERMINATING_FLOW_IDS, id);
+        }
+    }
+
+    /// Appends the event as a packet (timestamp, event, sequence, flags: it needs the
+    /// sequence's defaults, and its names), its length computed first so the event is
+    /// copied once. Every packet field number is below 16, so each key is one byte.
+    fn put(&mut self, out: &mut Vec<u8>, at: u64, sequence: u32) {
+        let ts = self.snapshot.boottime_ns(at);
+        let event = self.event.len();
+        let sequence = u64::from(sequence);
+        let flags = u64::from(SEQ_NEEDS_INCREMENTAL_STATE);
+        let len = 1
+            + encoded_len_varint(ts)
+            + 1
+            + encoded_len_varint(event as u64)
+            + event
+            + 1
+            + encoded_len_varint(sequence)
+            + 1
+            + encoded_len_varint(flags);
+        encode_key(te::TRACE_PACKET, WireType::LengthDelimited, out);
+        encode_varint(len as u64, out);
+        varint(out, te::PACKET_TIMESTAMP, ts);
+        bytes(out, te::PACKET_TRACK_EVENT, &self.event);
+        varint(out, te::PACKET_SEQUENCE_ID, sequence);
+        varint(out, te::PACKET_SEQUENCE_FLAGS, flags);
+    }
 }

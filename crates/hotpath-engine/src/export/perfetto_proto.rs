@@ -1,13 +1,8 @@
 //! The subset of Perfetto's trace protos (protos/perfetto/trace/, `perfetto_trace.proto`
-//! in github.com/google/perfetto) that the timeline writes, as prost messages. Field
-//! numbers and types follow the published schema; unset optional fields are not written.
-
-/// A whole trace: a sequence of packets.
-#[derive(Clone, PartialEq, prost::Message)]
-pub(crate) struct Trace {
-    #[prost(message, repeated, tag = "1")]
-    pub(crate) packet: Vec<TracePacket>,
-}
+//! in github.com/google/perfetto) that the timeline writes: the packets other than
+//! events as prost messages, the event fields as numbers. Field numbers and types follow
+//! the published schema; unset optional fields are not written. A trace is the
+//! concatenation of its packets, each as field 1 (`Trace.packet`).
 
 /// One packet: a clock snapshot, a track's description or an event on a track.
 #[derive(Clone, PartialEq, prost::Message)]
@@ -18,14 +13,28 @@ pub(crate) struct TracePacket {
     pub(crate) clock_snapshot: Option<ClockSnapshot>,
     #[prost(uint32, optional, tag = "10")]
     pub(crate) trusted_packet_sequence_id: Option<u32>,
-    #[prost(message, optional, tag = "11")]
-    pub(crate) track_event: Option<TrackEvent>,
     #[prost(message, optional, tag = "12")]
     pub(crate) interned_data: Option<InternedData>,
     #[prost(uint32, optional, tag = "13")]
     pub(crate) sequence_flags: Option<u32>,
+    #[prost(message, optional, tag = "59")]
+    pub(crate) trace_packet_defaults: Option<TracePacketDefaults>,
     #[prost(message, optional, tag = "60")]
     pub(crate) track_descriptor: Option<TrackDescriptor>,
+}
+
+/// What the packets of a sequence leave out (part of its incremental state).
+#[derive(Clone, PartialEq, prost::Message)]
+pub(crate) struct TracePacketDefaults {
+    #[prost(message, optional, tag = "11")]
+    pub(crate) track_event_defaults: Option<TrackEventDefaults>,
+}
+
+/// The track a sequence's events are on unless they say otherwise.
+#[derive(Clone, PartialEq, prost::Message)]
+pub(crate) struct TrackEventDefaults {
+    #[prost(uint64, optional, tag = "11")]
+    pub(crate) track_uuid: Option<u64>,
 }
 
 /// `TracePacket.SequenceFlags`.
@@ -99,52 +108,46 @@ pub(crate) struct CounterDescriptor {
     pub(crate) unit_name: Option<String>,
 }
 
-/// A slice's begin or end, an instant or a counter value, on one track.
-#[derive(Clone, PartialEq, prost::Message)]
-pub(crate) struct TrackEvent {
-    #[prost(message, repeated, tag = "4")]
-    pub(crate) debug_annotations: Vec<DebugAnnotation>,
-    #[prost(int32, optional, tag = "9")]
-    pub(crate) r#type: Option<i32>,
-    #[prost(uint64, optional, tag = "10")]
-    pub(crate) name_iid: Option<u64>,
-    #[prost(uint64, optional, tag = "11")]
-    pub(crate) track_uuid: Option<u64>,
-    #[prost(string, repeated, tag = "22")]
-    pub(crate) categories: Vec<String>,
-    #[prost(double, optional, tag = "44")]
-    pub(crate) double_counter_value: Option<f64>,
-    #[prost(fixed64, repeated, tag = "47")]
-    pub(crate) flow_ids: Vec<u64>,
-    #[prost(fixed64, repeated, tag = "48")]
-    pub(crate) terminating_flow_ids: Vec<u64>,
+/// `TrackEvent` fields, which `perfetto.rs` encodes by hand (one event per slice end,
+/// a million in a full window: the derived encoder's per-event allocations cost more
+/// than the rest of the dump).
+pub(crate) mod track_event {
+    pub(crate) const CATEGORY_IIDS: u32 = 3;
+    pub(crate) const DEBUG_ANNOTATIONS: u32 = 4;
+    pub(crate) const TYPE: u32 = 9;
+    pub(crate) const NAME_IID: u32 = 10;
+    pub(crate) const DOUBLE_COUNTER_VALUE: u32 = 44;
+    pub(crate) const FLOW_IDS: u32 = 47;
+    pub(crate) const TERMINATING_FLOW_IDS: u32 = 48;
+    /// `DebugAnnotation.name` and `.uint_value`.
+    pub(crate) const ANNOTATION_NAME: u32 = 10;
+    pub(crate) const ANNOTATION_UINT: u32 = 3;
+    /// `TracePacket.timestamp`, `.track_event`, `.trusted_packet_sequence_id`, `.sequence_flags`.
+    pub(crate) const PACKET_TIMESTAMP: u32 = 8;
+    pub(crate) const PACKET_TRACK_EVENT: u32 = 11;
+    pub(crate) const PACKET_SEQUENCE_ID: u32 = 10;
+    pub(crate) const PACKET_SEQUENCE_FLAGS: u32 = 13;
+    /// `Trace.packet`.
+    pub(crate) const TRACE_PACKET: u32 = 1;
 }
 
 /// `TrackEvent.Type` values.
-pub(crate) const TYPE_SLICE_BEGIN: i32 = 1;
-pub(crate) const TYPE_SLICE_END: i32 = 2;
-pub(crate) const TYPE_INSTANT: i32 = 3;
-pub(crate) const TYPE_COUNTER: i32 = 4;
-
-/// A named value attached to an event (shown in Perfetto's "Arguments").
-#[derive(Clone, PartialEq, prost::Message)]
-pub(crate) struct DebugAnnotation {
-    #[prost(uint64, optional, tag = "3")]
-    pub(crate) uint_value: Option<u64>,
-    #[prost(string, optional, tag = "6")]
-    pub(crate) string_value: Option<String>,
-    #[prost(string, optional, tag = "10")]
-    pub(crate) name: Option<String>,
-}
+pub(crate) const TYPE_SLICE_BEGIN: u64 = 1;
+pub(crate) const TYPE_SLICE_END: u64 = 2;
+pub(crate) const TYPE_INSTANT: u64 = 3;
+pub(crate) const TYPE_COUNTER: u64 = 4;
 
 /// Strings the events of a sequence refer to by number.
 #[derive(Clone, PartialEq, prost::Message)]
 pub(crate) struct InternedData {
+    #[prost(message, repeated, tag = "1")]
+    pub(crate) event_categories: Vec<EventName>,
     #[prost(message, repeated, tag = "2")]
     pub(crate) event_names: Vec<EventName>,
 }
 
-/// One interned event name.
+/// One interned event name or category (`EventName` and `EventCategory` have the same
+/// fields).
 #[derive(Clone, PartialEq, prost::Message)]
 pub(crate) struct EventName {
     #[prost(uint64, optional, tag = "1")]

@@ -109,6 +109,9 @@ pub(crate) fn sample_now() {
             #[cfg(feature = "alloc")]
             let alive = sample.alive();
             history.update(sample, Instant::now());
+            if crate::timeline::on() {
+                history.to_timeline();
+            }
             #[cfg(feature = "alloc")]
             crate::alloc_counters::reclaim(&claimed, &alive);
         }
@@ -126,6 +129,18 @@ pub(crate) fn with_history<R>(f: impl FnOnce(&History) -> R) -> Option<R> {
 }
 
 impl History {
+    /// The process's RSS and each thread's CPU share, as timeline counters.
+    fn to_timeline(&self) {
+        use crate::timeline::{instant, Kind};
+        let now = crate::clock::now();
+        instant(Kind::Rss, 0, now, self.rss_bytes);
+        for (tid, t) in &self.threads {
+            if let Some(percent) = t.cpu_percent {
+                instant(Kind::ThreadCpu, *tid as u32, now, percent.to_bits());
+            }
+        }
+    }
+
     fn update(&mut self, sample: OsSample, now: Instant) {
         let first = self.samples == 0;
         self.samples += 1;

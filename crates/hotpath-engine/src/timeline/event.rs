@@ -32,10 +32,15 @@ pub enum Kind {
     Request = 11,
     /// A `dbg!` or `val!` logged: an instant; `id` is its entry.
     Mark = 12,
+    /// The process's resident memory, `extra` bytes (the threads sampler): a counter.
+    Rss = 13,
+    /// A thread's CPU share over the threads sampler's last interval, `extra` (f64 bits)
+    /// percent; `id` is the thread's OS id: a counter.
+    ThreadCpu = 14,
 }
 
 impl Kind {
-    const ALL: [Kind; 12] = [
+    const ALL: [Kind; 14] = [
         Kind::Call,
         Kind::Poll,
         Kind::Send,
@@ -48,6 +53,8 @@ impl Kind {
         Kind::Item,
         Kind::Request,
         Kind::Mark,
+        Kind::Rss,
+        Kind::ThreadCpu,
     ];
 
     fn from_u8(byte: u8) -> Option<Kind> {

@@ -124,20 +124,29 @@ impl Snapshot {
     }
 
     /// `CLOCK_BOOTTIME` nanoseconds of tick `ticks`.
+    #[inline]
     pub fn boottime_ns(&self, ticks: u64) -> u64 {
         self.clocks.boottime.saturating_sub(self.ns_since(ticks))
     }
 
     /// `CLOCK_MONOTONIC` nanoseconds of tick `ticks`.
+    #[inline]
     pub fn monotonic_ns(&self, ticks: u64) -> u64 {
         self.clocks.monotonic.saturating_sub(self.ns_since(ticks))
     }
 
-    /// Nanoseconds spanned by `ticks`.
+    /// Nanoseconds spanned by `ticks`, in fixed point (2^-32 ns per tick: two million
+    /// conversions per full window).
+    #[inline]
     pub fn ns(&self, ticks: u64) -> u64 {
-        crate::clock::to_ns(ticks, self.ns_per_tick)
+        ((u128::from(ticks) * u128::from(self.fixed_ratio())) >> 32).min(u128::from(u64::MAX)) as u64
     }
 
+    fn fixed_ratio(&self) -> u64 {
+        (self.ns_per_tick * (1u64 << 32) as f64) as u64
+    }
+
+    #[inline]
     fn ns_since(&self, ticks: u64) -> u64 {
         self.ns(self.now_ticks.saturating_sub(ticks))
     }

@@ -24,17 +24,24 @@ def main(path):
     trace = pb.Trace()
     with open(path, "rb") as f:
         trace.ParseFromString(f.read())
-    names, tracks, clocks = {}, {}, {}
+    # Interned names and packet defaults are per packet sequence, valid once the sequence
+    # cleared its state.
+    names, defaults, tracks, clocks = {}, {}, {}, {}
     events = []
-    incremental_cleared = False
     for packet in trace.packet:
+        sequence = packet.trusted_packet_sequence_id
         if packet.HasField("clock_snapshot"):
             clocks = {c.clock_id: c.timestamp for c in packet.clock_snapshot.clocks}
+        if packet.sequence_flags & pb.TracePacket.SEQ_INCREMENTAL_STATE_CLEARED:
+            names[sequence] = {}
+            defaults[sequence] = None
+        if packet.HasField("trace_packet_defaults"):
+            defaults[sequence] = packet.trace_packet_defaults.track_event_defaults.track_uuid
         if packet.HasField("interned_data"):
-            if packet.sequence_flags & pb.TracePacket.SEQ_INCREMENTAL_STATE_CLEARED:
-                incremental_cleared = True
+            if sequence not in names:
+                raise SystemExit(f"interned data on sequence {sequence} before its state was cleared")
             for n in packet.interned_data.event_names:
-                names[n.iid] = n.name
+                names[sequence][n.iid] = n.name
         if packet.HasField("track_descriptor"):
             d = packet.track_descriptor
             tracks[d.uuid] = {
@@ -47,9 +54,11 @@ def main(path):
                 "counter": d.HasField("counter"),
             }
         if packet.HasField("track_event"):
-            if packet.sequence_flags & pb.TracePacket.SEQ_NEEDS_INCREMENTAL_STATE and not incremental_cleared:
-                raise SystemExit("an event needs interned state before it was cleared")
-            events.append((packet.timestamp, packet.track_event))
+            if packet.sequence_flags & pb.TracePacket.SEQ_NEEDS_INCREMENTAL_STATE and sequence not in names:
+                raise SystemExit(f"an event on sequence {sequence} needs interned state before it was cleared")
+            e = packet.track_event
+            track = e.track_uuid if e.HasField("track_uuid") else defaults.get(sequence)
+            events.append((packet.timestamp, e, track, names.get(sequence, {})))
 
     def thread_of(uuid):
         # A thread's own track, or the thread track a child track hangs from.
@@ -61,19 +70,21 @@ def main(path):
 
     slices, instants, counters = [], [], []
     open_slices = {}
-    for ts, e in events:
-        if e.track_uuid not in tracks:
-            raise SystemExit(f"event on undeclared track {e.track_uuid}")
-        thread = thread_of(e.track_uuid)
+    # Perfetto sorts the whole trace by time; a track's own events are in order already.
+    events.sort(key=lambda event: event[0])
+    for ts, e, track, names in events:
+        if track not in tracks:
+            raise SystemExit(f"event on undeclared track {track}")
+        thread = thread_of(track)
         base = {
-            "track": e.track_uuid,
-            "track_name": tracks[e.track_uuid]["name"],
+            "track": track,
+            "track_name": tracks[track]["name"],
             "thread": thread["thread_name"] if thread else None,
             "tid": thread["tid"] if thread else None,
         }
         kind = pb.TrackEvent.Type.Name(e.type)
         if kind == "TYPE_SLICE_BEGIN":
-            stack = open_slices.setdefault(e.track_uuid, [])
+            stack = open_slices.setdefault(track, [])
             s = dict(base)
             s.update({
                 "name": names[e.name_iid],
@@ -86,9 +97,9 @@ def main(path):
             })
             stack.append(s)
         elif kind == "TYPE_SLICE_END":
-            stack = open_slices.get(e.track_uuid)
+            stack = open_slices.get(track)
             if not stack:
-                raise SystemExit(f"an end without a begin on track {e.track_uuid} at {ts}")
+                raise SystemExit(f"an end without a begin on track {track} at {ts}")
             s = stack.pop()
             if ts < s["start"]:
                 raise SystemExit(f"{s['name']} ends before it starts")
@@ -104,7 +115,7 @@ def main(path):
             })
             instants.append(i)
         elif kind == "TYPE_COUNTER":
-            counters.append({"name": tracks[e.track_uuid]["name"], "at": ts, "value": e.double_counter_value})
+            counters.append({"name": tracks[track]["name"], "at": ts, "value": e.double_counter_value})
     unclosed = [s["name"] for stack in open_slices.values() for s in stack]
     if unclosed:
         raise SystemExit(f"slices never ended: {unclosed}")

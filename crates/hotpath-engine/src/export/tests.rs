@@ -1,0 +1,63 @@
+//! Laying out: nested slices from ring order, and the ones that do not nest on lanes.
+
+use super::layout::{Layout, Step};
+use super::names::Names;
+use crate::timeline::{Clocks, Event, Kind, Snapshot, ThreadEvents};
+
+fn call(id: u32, start: u64, end: u64) -> Event {
+    Event { kind: Kind::Call, id, start, len: end - start, extra: 0 }
+}
+
+fn snapshot(events: Vec<Event>) -> Snapshot {
+    let thread = ThreadEvents { tid: 7, name: "t".into(), alive: true, events };
+    Snapshot { threads: vec![thread], torn: 0, now_ticks: 100, ns_per_tick: 1.0, clocks: Clocks::default() }
+}
+
+/// Each track's steps as `B<id>@t` / `E@t`.
+fn shape(layout: &Layout) -> Vec<String> {
+    layout.threads[0]
+        .tracks
+        .iter()
+        .map(|track| {
+            let steps: Vec<String> = track
+                .steps
+                .iter()
+                .map(|s| match s {
+                    Step::Begin { event, .. } => format!("B{}@{}", event.id, event.start),
+                    Step::End { at } => format!("E@{at}"),
+                    Step::Instant { event, .. } => format!("I{}@{}", event.id, event.start),
+                })
+                .collect();
+            steps.join(" ")
+        })
+        .collect()
+}
+
+#[test]
+fn ring_order_becomes_nested_steps() {
+    // outer [0, 10] with children [1, 2] and [3, 4], as a thread's ring holds them: by end.
+    let snapshot = snapshot(vec![call(2, 1, 2), call(3, 3, 4), call(1, 0, 10), call(4, 11, 12)]);
+    let layout = Layout::new(&snapshot, &Names::default());
+    assert_eq!(shape(&layout), ["B1@0 B2@1 E@2 B3@3 E@4 E@10 B4@11 E@12"]);
+    assert_eq!(layout.laned, 0);
+}
+
+#[test]
+fn a_slice_that_does_not_nest_goes_to_a_lane() {
+    // [3, 6] began before [5, 9] and ended inside it (an async read across polls): it
+    // does not nest; nor does [4, 8], which overlaps it; they take two lanes.
+    let snapshot = snapshot(vec![call(1, 0, 2), call(9, 3, 6), call(8, 4, 8), call(2, 5, 9)]);
+    let layout = Layout::new(&snapshot, &Names::default());
+    assert_eq!(layout.laned, 2);
+    assert_eq!(shape(&layout), ["B1@0 E@2 B2@5 E@9", "B9@3 E@6", "B8@4 E@8"]);
+    assert_eq!(layout.names[layout.threads[0].tracks[2].label.unwrap() as usize], "async #2");
+}
+
+#[test]
+fn ends_out_of_order_take_the_sorting_path() {
+    // The parent written before its child (clocks of two CPUs disagreeing).
+    let snapshot = snapshot(vec![call(1, 0, 10), call(2, 1, 12), call(3, 2, 3)]);
+    let layout = Layout::new(&snapshot, &Names::default());
+    assert_eq!(shape(&layout)[0], "B1@0 B3@2 E@3 E@10");
+    assert_eq!(layout.laned, 1, "[1, 12] outlasts its parent");
+}
