@@ -9,6 +9,7 @@ mod mcp;
 mod mcp_absent;
 mod report;
 mod server;
+mod timeline;
 
 use std::process::ExitCode;
 
@@ -31,6 +32,8 @@ enum Command {
     Compare(Box<compare::Args>),
     /// Live dashboard of a running program, polling its metrics server.
     Console(console::Args),
+    /// Saves a running program's timeline trace (HOTPATH_TIMELINE=on) from its metrics server.
+    Timeline(timeline::Args),
     /// Bridges MCP on stdio to a running program's /mcp endpoint (hotpath-mcp feature).
     #[cfg(feature = "mcp")]
     Mcp(mcp::Args),
@@ -45,6 +48,7 @@ fn main() -> ExitCode {
         Command::Report(args) => report::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Compare(args) => compare::run(&args),
         Command::Console(args) => console::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Timeline(args) => timeline::run(&args).map(|()| ExitCode::SUCCESS),
         #[cfg(feature = "mcp")]
         Command::Mcp(args) => mcp::run(&args).map(|()| ExitCode::SUCCESS),
         #[cfg(not(feature = "mcp"))]

@@ -1,6 +1,6 @@
-//! Where a running program's metrics server is: the arguments `console` and `mcp` share.
+//! Where a running program's metrics server is: the arguments `console`, `timeline` and `mcp` share.
 
-/// The program's metrics server, as `hotpath console` and `hotpath mcp` take it.
+/// The program's metrics server, as `hotpath console`, `hotpath timeline` and `hotpath mcp` take it.
 #[derive(clap::Args)]
 pub(crate) struct ServerArgs {
     /// Port of the program's metrics server (HOTPATH_METRICS_PORT).

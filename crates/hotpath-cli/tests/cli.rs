@@ -46,3 +46,29 @@ fn mcp_is_there_exactly_with_its_feature() {
         }
     }
 }
+
+/// `hotpath timeline` against no server: one line naming the address, a failing exit,
+/// and no file left behind; a bad `--seconds` is refused before any request.
+#[test]
+fn timeline_without_a_server_says_so() {
+    // A port that was free a moment ago: nothing listens there.
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port().to_string();
+    let dir = std::env::temp_dir().join(format!("hotpath-cli-timeline-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("t.pftrace");
+    let out = Command::new(env!("CARGO_BIN_EXE_hotpath"))
+        .args(["timeline", "--host", "127.0.0.1", "--port", &port, "-o"])
+        .arg(&file)
+        .env_remove("HOTPATH_AUTH_TOKEN")
+        .output()
+        .expect("hotpath runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains(&format!("cannot reach http://127.0.0.1:{port}")), "{stderr}");
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    assert!(!file.exists(), "no file without a trace");
+    let out = hotpath(&["timeline", "--seconds=-1", "--port", &port]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a positive number of seconds"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

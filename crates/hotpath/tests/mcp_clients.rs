@@ -13,12 +13,18 @@ use common::live::{send, Live};
 
 const TOKEN: &str = "mcp-test-token";
 
-/// The agent program with its server on a free port, behind a token if given.
+/// The agent program with its server on a free port, behind a token if given, its
+/// timeline recorded (for the `timeline` tool).
 fn agent(token: Option<&str>) -> Live {
+    agent_with(token, true)
+}
+
+fn agent_with(token: Option<&str>, timeline: bool) -> Live {
     let mut cmd = common::command("case_agent");
     cmd.env_remove("HOTPATH_METRICS_SERVER_OFF")
         .env("HOTPATH_METRICS_PORT", "0")
         .env("HOTPATH_OUTPUT_FORMAT", "none")
+        .env("HOTPATH_TIMELINE", if timeline { "on" } else { "off" })
         .arg("120");
     if let Some(token) = token {
         cmd.env("HOTPATH_AUTH_TOKEN", token);
@@ -136,4 +142,16 @@ fn without_a_token_only_loopback_host_names_are_served() {
         let (status, body) = post_as(&live, &host, version, ping);
         assert_eq!(status, 200, "{host}: {body}");
     }
+}
+
+#[test]
+fn the_timeline_tool_says_how_to_turn_the_recorder_on() {
+    let live = agent_with(Some(TOKEN), false);
+    let call = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"timeline","arguments":{}}}"#;
+    let (status, body) = post(&live, call, "MCP-Protocol-Version: 2025-11-25\r\n");
+    assert_eq!(status, 200, "{body}");
+    let reply: serde_json::Value = serde_json::from_str(&body).expect("JSON");
+    assert_eq!(reply["result"]["isError"], true, "{body}");
+    let text = reply["result"]["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(text.starts_with("timeline: ") && text.contains("HOTPATH_TIMELINE=on"), "{body}");
 }

@@ -17,6 +17,7 @@ use serde_json::{json, Map, Value};
 
 use super::debug::{self, DebugLogsArgs};
 use super::row_logs::{self, RowLogsArgs};
+use super::timeline::{self, TimelineArgs};
 use super::tools::{self, ChangesArgs, FunctionArgs, HotspotsArgs, MarkArgs, NoArgs, SectionArgs};
 use super::{hotspots, marks};
 use crate::server::{live_snapshot, status, Snapshot};
@@ -35,7 +36,7 @@ impl Hotpath {
 }
 
 /// The other tools: (name, description).
-const OTHER_TOOLS: [(&str, &str); 7] = [
+const OTHER_TOOLS: [(&str, &str); 8] = [
     ("function_detail", "Everything measured about one function: timing, allocations, CPU samples, async polls."),
     ("hotspots", "A short ranked list of what costs most across all sections (time, allocations, CPU, waits, slow consumers, runtime flags)."),
     ("mark", "Remember the current numbers under a name, to ask changes_since_mark later (after a code or load change)."),
@@ -43,6 +44,7 @@ const OTHER_TOOLS: [(&str, &str); 7] = [
     ("profiler_status", "Process id, uptime, hotpath version, which sections have data and why the others do not."),
     debug::TOOL,
     row_logs::TOOL,
+    timeline::TOOL,
 ];
 
 fn schema_of<T: JsonSchema>() -> Arc<Map<String, Value>> {
@@ -69,6 +71,7 @@ fn all_tools() -> Vec<Tool> {
             "changes_since_mark" => schema_of::<ChangesArgs>(),
             "debug_logs" => schema_of::<DebugLogsArgs>(),
             "row_logs" => schema_of::<RowLogsArgs>(),
+            "timeline" => schema_of::<TimelineArgs>(),
             _ => schema_of::<NoArgs>(),
         };
         tools.push(tool(name, description, schema));
@@ -160,6 +163,12 @@ impl Hotpath {
                 let params: RowLogsArgs = args(name, arguments)?;
                 let (text, data) = row_logs::call(&snapshot()?.report, params)
                     .map_err(|e| McpError::invalid_params(format!("row_logs: {e}"), None))?;
+                Ok(answer(text, data))
+            }
+            "timeline" => {
+                let params: TimelineArgs = args(name, arguments)?;
+                let (text, data) =
+                    timeline::call(params).map_err(|e| McpError::invalid_params(format!("timeline: {e}"), None))?;
                 Ok(answer(text, data))
             }
             "profiler_status" => {
@@ -310,7 +319,7 @@ impl ServerHandler for Hotpath {
             .with_server_info(Implementation::new("hotpath", env!("CARGO_PKG_VERSION")))
             .with_instructions(
                 "Live profiling data of this program. Start with hotspots; drill down with the section tools \
-                 (sort_by, limit, filter) and function_detail; use mark and changes_since_mark around a change.",
+                 (sort_by, limit, filter) and function_detail; use mark and changes_since_mark around a change; timeline writes a trace file of the last seconds.",
             )
     }
 

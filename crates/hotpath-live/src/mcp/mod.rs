@@ -15,6 +15,7 @@
 //! - `marks`: `mark` and `changes_since_mark`.
 //! - `debug`: `debug_logs`, the trackers and their log records.
 //! - `row_logs`: `row_logs`, the `log = true` values of functions, futures, channels, streams.
+//! - `timeline`: `timeline`, the flight recorder's trace written to a file, and its longest slices.
 
 mod bridge;
 mod debug;
@@ -23,6 +24,7 @@ mod handler;
 mod hotspots;
 mod marks;
 mod row_logs;
+mod timeline;
 mod tools;
 
 /// Mounts the MCP service at `/mcp` (before the live server starts, so it is

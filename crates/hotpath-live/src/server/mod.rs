@@ -15,6 +15,7 @@
 //! - `debug_logs`: `/debug/{kind}/{id}/logs`, the log records of one debug tracker, and
 //!   `/{section}/{name}/logs`, the `log = true` values of one row.
 //! - `query`: `?limit=` and `?focus=` for any section.
+//! - `timeline`: `/timeline`, the flight recorder's trace (Perfetto or Chrome JSON).
 //! - `prometheus`: the text exposition of the sections' typed metric families.
 //! - `auth`: the constant-time bearer-token check, with the tokens of the path's surface.
 //! - `mount`: the plug-in point for other handlers (`/mcp`).
@@ -37,6 +38,7 @@ mod snapshot;
 mod state;
 #[cfg(test)]
 mod tests;
+mod timeline;
 
 use std::net::{SocketAddr, TcpListener};
 use std::sync::Arc;
@@ -57,6 +59,8 @@ pub(crate) use snapshot::Snapshot;
 #[cfg(feature = "mcp")]
 pub(crate) use state::bound;
 pub(crate) use state::{State, Stats};
+#[cfg(feature = "mcp")]
+pub(crate) use timeline::{seconds_to_ns, OFF};
 
 use hotpath_engine::diag;
 use hotpath_session::ServerSettings;

@@ -11,7 +11,7 @@ use super::mount::{self, Mount};
 use super::pending::PENDING;
 use super::snapshot::Snapshot;
 use super::state::State;
-use super::{auth, debug_logs, prometheus, query::Query};
+use super::{auth, debug_logs, prometheus, query::Query, timeline};
 
 /// Fixed endpoints besides the sections.
 const ENDPOINTS: [&str; 4] = ["/", "/profiler_status", "/metrics", "/report"];
@@ -41,6 +41,10 @@ fn builtin(request: &HttpRequest, state: &State) -> Response {
     let path = request.path.as_str();
     if path == "/" {
         return index();
+    }
+    if path == timeline::PATH {
+        // Copied from the rings now: not a section, and not kept by the render cache.
+        return timeline::serve(&request.query);
     }
     if path.starts_with("/debug/") && PENDING.full() {
         return Response::busy("the server holds as many unsent responses as it may (slow clients)");
@@ -102,12 +106,11 @@ fn index() -> Response {
         .iter()
         .map(|e| e.to_string())
         .chain(sections)
-        .chain([debug_logs::PATTERN, debug_logs::ROW_PATTERN].map(String::from))
+        .chain([debug_logs::PATTERN, debug_logs::ROW_PATTERN, timeline::PATH].map(String::from))
         .collect();
-    Response::json(
-        200,
-        json!({ "endpoints": endpoints, "query": ["limit=N (0 = all)", "focus=text or /regex/"] }).to_string(),
-    )
+    let query = ["limit=N (0 = all)", "focus=text or /regex/"];
+    let timeline = format!("{}?{}", timeline::PATH, timeline::QUERY);
+    Response::json(200, json!({ "endpoints": endpoints, "query": query, "timeline": timeline }).to_string())
 }
 
 /// `/profiler_status` (also the MCP `profiler_status` tool).
@@ -129,5 +132,23 @@ pub(crate) fn status(snapshot: &Snapshot, address: std::net::SocketAddr, auth: b
         "unavailable": unavailable,
         "dropped": meta.dropped,
         "warnings": meta.warnings,
+        "timeline": timeline_status(),
+    })
+}
+
+/// The flight recorder's state, read from the engine now (`meta.timeline` has the
+/// same figures, but only while the recorder is on).
+fn timeline_status() -> Value {
+    let usage = hotpath_engine::timeline::usage();
+    let (files, suppressed) = hotpath_engine::timeline::files();
+    json!({
+        "on": usage.on,
+        "rings": usage.rings,
+        "bytes": usage.bytes,
+        "events_written": usage.written,
+        "capacity": usage.capacity,
+        "events_per_thread": usage.per_thread,
+        "files": files,
+        "suppressed": suppressed,
     })
 }

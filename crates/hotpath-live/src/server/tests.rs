@@ -127,6 +127,12 @@ fn each_surface_asks_for_its_own_token() {
     }
     let (_, text) = get(address, "/metrics", "");
     assert!(text.contains("HOTPATH_METRICS_AUTH_TOKEN or HOTPATH_MCP_AUTH_TOKEN"), "{text}");
+    // The trace is the report's data: its token passes the gate (then 409, the recorder is off here).
+    assert_eq!(get(address, "/timeline", &bearer("j")).0, 409);
+    for refused in ["", "m"] {
+        let extra = if refused.is_empty() { String::new() } else { bearer(refused) };
+        assert_eq!(get(address, "/timeline", &extra).0, 401, "/timeline with {refused:?}");
+    }
 }
 
 #[test]
@@ -141,6 +147,14 @@ fn status_without_sections() {
     let (status, text) = get(address, "/functions_timing", "");
     assert_eq!(status, 404);
     assert!(text.contains("section functions_timing not available: no measured function"), "{text}");
+    // No session turned the recorder on in this process.
+    assert_eq!(body["timeline"]["on"], false, "{body}");
+    let (status, text) = get(address, "/timeline?format=json", "");
+    assert_eq!(status, 409, "{text}");
+    assert!(text.contains("409 Conflict") && text.contains("HOTPATH_TIMELINE=on"), "{text}");
+    let (status, text) = get(address, "/timeline?seconds=abc", "");
+    assert_eq!(status, 400, "a bad parameter is named first: {text}");
+    assert!(text.contains("seconds=\\\"abc\\\""), "{text}");
 }
 
 /// A report of about 12 MB (a long warning), more than a socket takes at once

@@ -18,7 +18,8 @@ pub(crate) const ALL_SURFACES_TOKEN: &str = "HOTPATH_AUTH_TOKEN";
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Surface {
     /// The JSON endpoints (`/`, `/profiler_status`, `/report`, `/functions_timing`, ...):
-    /// hotpath-rs's metrics server.
+    /// hotpath-rs's metrics server. `/timeline` too: a trace names the program's
+    /// functions and threads, as the report does, so the report's token opens it.
     Json,
     /// `/metrics`, the Prometheus text exposition.
     Prometheus,
@@ -30,7 +31,8 @@ impl Surface {
     /// Every surface, in the order of [`ServerSettings::surface_tokens`].
     pub const ALL: [Surface; 3] = [Surface::Json, Surface::Prometheus, Surface::Mcp];
 
-    /// The surface a request path belongs to.
+    /// The surface a request path belongs to (any path not named here is the report
+    /// data's: `/timeline` and every section's).
     pub fn of_path(path: &str) -> Self {
         match path {
             "/metrics" => Self::Prometheus,
@@ -147,7 +149,9 @@ mod tests {
     fn paths_name_their_surface() {
         assert_eq!(Surface::of_path("/metrics"), Surface::Prometheus);
         assert_eq!(Surface::of_path("/mcp"), Surface::Mcp);
-        for path in ["/", "/functions_timing", "/profiler_status", "/report", "/debug/val/1/logs", "/metricsx"] {
+        for path in
+            ["/", "/functions_timing", "/profiler_status", "/report", "/debug/val/1/logs", "/metricsx", "/timeline"]
+        {
             assert_eq!(Surface::of_path(path), Surface::Json, "{path}");
         }
     }

@@ -98,6 +98,8 @@ pub(crate) struct Reply {
     pub(crate) status: u16,
     pub(crate) head: String,
     pub(crate) body: String,
+    /// The body as sent (`body` is its lossy UTF-8 text).
+    pub(crate) bytes: Vec<u8>,
 }
 
 impl Reply {
@@ -121,8 +123,9 @@ pub(crate) fn send(address: SocketAddr, request: &[u8]) -> Reply {
     let _ = stream.write_all(request);
     let mut raw = Vec::new();
     let _ = stream.read_to_end(&mut raw);
-    let text = String::from_utf8_lossy(&raw).into_owned();
-    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let split = raw.windows(4).position(|w| w == b"\r\n\r\n").map_or(raw.len(), |at| at + 4);
+    let head = String::from_utf8_lossy(&raw[..split]).trim_end().to_string();
+    let bytes = raw[split..].to_vec();
     let status = head.get(9..12).and_then(|s| s.parse().ok()).unwrap_or(0);
-    Reply { status, head: head.to_string(), body: body.to_string() }
+    Reply { status, head, body: String::from_utf8_lossy(&bytes).into_owned(), bytes }
 }

@@ -11,6 +11,7 @@ import asyncio
 import json
 import os
 import sys
+import tempfile
 from urllib.parse import urlparse
 
 from mcp import Client
@@ -22,7 +23,8 @@ from mcp.shared.exceptions import MCPError
 # One tool per section of the model's table, passed by the Rust test that runs this
 # script (tests/mcp_clients.rs), so no copy of the section list lives here.
 SECTION_TOOLS = os.environ["HOTPATH_TEST_SECTION_KEYS"].split(",")
-OTHER_TOOLS = ["function_detail", "hotspots", "mark", "changes_since_mark", "profiler_status", "debug_logs", "row_logs"]
+OTHER_TOOLS = ["function_detail", "hotspots", "mark", "changes_since_mark", "profiler_status", "debug_logs", "row_logs",
+               "timeline"]
 # Sections the agent program fills, and a row each has (functions_alloc with --alloc only).
 WITH_DATA = {
     "functions_timing": "case_agent::fetch", "functions_alloc": "case_agent::encode", "io": "log",
@@ -173,6 +175,8 @@ async def scenario(client, args, transport, version="2026-07-28"):
     await tool_error(client, "row_logs", {"row": "no_such_row_zz"}, "no_such_row_zz")
     await tool_error(client, "row_logs", {"section": "threads"}, "keeps no logs")
 
+    await check_timeline(client)
+
     # profiler_status and the report resource.
     status = (await client.call_tool("profiler_status", {})).structured_content
     check(status["pid"] == pid and "functions_timing" in status["sections"], "profiler_status", status)
@@ -199,6 +203,45 @@ async def scenario(client, args, transport, version="2026-07-28"):
     await tool_error(client, "changes_since_mark", {"name": "never-marked"}, "never-marked")
     status = (await client.call_tool("profiler_status", {})).structured_content
     check(status["pid"] == pid, "still answering after bad input", status)
+
+
+async def check_timeline(client):
+    """The timeline tool (the agent runs with HOTPATH_TIMELINE=on): a trace file and its summary."""
+    result = await client.call_tool("timeline", {})
+    check(not result.is_error, "timeline answers", text_of(result))
+    data = result.structured_content
+    with open(data["path"], "rb") as f:
+        perfetto = f.read()
+    os.remove(data["path"])
+    check(data["format"] == "perfetto" and perfetto[:1] == b"\x0a", "a Perfetto file by default", data)
+    check(len(perfetto) == data["bytes"] and data["events"] > 0 and data["threads"] > 0, "its counts", data)
+    check(data["path"] in text_of(result), "the text names the file", text_of(result))
+
+    path = os.path.join(tempfile.mkdtemp(), "agent.json")
+    result = await client.call_tool("timeline", {"seconds": 60, "format": "json", "path": path})
+    data = result.structured_content
+    check(not result.is_error and data["path"] == path, "timeline writes where asked", text_of(result))
+    with open(path) as f:
+        trace = json.load(f)
+    os.remove(path)
+    os.rmdir(os.path.dirname(path))
+    threads = {e["tid"]: e["args"]["name"] for e in trace["traceEvents"] if e["ph"] == "M" and e["name"] == "thread_name"}
+    begun = {(e["name"], threads.get(e["tid"])) for e in trace["traceEvents"] if e["ph"] == "B"}
+    check(any(name.startswith("case_agent::") for name, _ in begun), "measured calls in the trace", sorted(begun)[:20])
+    slices = data["longest_slices"]
+    durations = [s["duration_ns"] for s in slices]
+    check(slices and durations == sorted(durations, reverse=True), "longest slices, longest first", slices)
+    check(all((s["name"], s["thread"]) in begun for s in slices), "each slice is in the file, on its thread", slices)
+
+    await tool_error(client, "timeline", {"seconds": -1}, "seconds")
+    await tool_error(client, "timeline", {"seconds": "soon"}, "seconds")
+    await tool_error(client, "timeline", {"format": "xml"}, "format")
+    await tool_error(client, "timeline", {"bogus": 1}, "bogus")
+    await tool_error(client, "timeline", {"path": "/no/such/dir/t.pftrace"}, "path")
+    # An existing file is never replaced.
+    with tempfile.NamedTemporaryFile(suffix=".json") as existing:
+        await tool_error(client, "timeline", {"path": existing.name}, "exists")
+        check(os.path.getsize(existing.name) == 0, "the existing file is left alone", existing.name)
 
 
 async def main():
