@@ -1,5 +1,6 @@
 //! Linux: `/proc/self/task/<tid>/stat` for each thread, `/proc/self/statm` for RSS.
 
+use std::collections::HashMap;
 use std::fs;
 use std::io;
 use std::sync::OnceLock;
@@ -22,8 +23,8 @@ pub(crate) fn process_name() -> Option<&'static str> {
 /// descriptor left) is listed as unreadable: alive, numbers unknown.
 pub(crate) fn sample(main_tid: u64) -> io::Result<OsSample> {
     // SAFETY: sysconf has no preconditions.
-    let (hz, page) = unsafe { (libc::sysconf(libc::_SC_CLK_TCK), libc::sysconf(libc::_SC_PAGESIZE)) };
-    let ns_per_tick = 1_000_000_000 / hz.max(1) as u64;
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    let ns_per_tick = ns_per_tick();
     let process_name = process_name();
     let mut out = OsSample::complete(Vec::new(), 0);
     let mut problem = None;
@@ -75,6 +76,29 @@ pub(crate) fn sample(main_tid: u64) -> io::Result<OsSample> {
     Ok(out)
 }
 
+/// CPU time (user, system) of the threads running now, by OS id, read from their
+/// `stat` files; left out: `main_tid` unless `with_main`, and the profiler's threads.
+/// Nothing when `/proc` cannot be listed (the view then counts their time whole).
+pub(crate) fn others_at_start(main_tid: u64, with_main: bool) -> HashMap<u64, (u64, u64)> {
+    let Ok(entries) = fs::read_dir("/proc/self/task") else { return HashMap::new() };
+    let ns_per_tick = ns_per_tick();
+    entries
+        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u64>().ok())
+        .filter(|&tid| (with_main || tid != main_tid) && !crate::memory::is_profiler_thread(tid, ""))
+        .filter_map(|tid| {
+            let stat = read_stat(&format!("/proc/self/task/{tid}/stat")).ok()?;
+            Some((tid, (stat.utime * ns_per_tick, stat.stime * ns_per_tick)))
+        })
+        .collect()
+}
+
+/// Nanoseconds per clock tick, the unit of `utime` and `stime`.
+fn ns_per_tick() -> u64 {
+    // SAFETY: sysconf has no preconditions.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    1_000_000_000 / hz.max(1) as u64
+}
+
 struct Stat {
     comm: String,
     state: State,
@@ -93,14 +117,15 @@ fn parse_stat(text: &str) -> Option<Stat> {
     let open = text.find('(')?;
     let close = text.rfind(')')?;
     let comm = text.get(open + 1..close)?.to_string();
-    let fields: Vec<&str> = text.get(close + 1..)?.split_whitespace().collect();
-    // fields[0] is field 3 of proc(5) (state); utime and stime are fields 14 and 15.
-    let state = match fields.first()?.chars().next()? {
-        'R' => State::Running,
-        'D' => State::Blocked,
+    let mut fields = text.get(close + 1..)?.split_ascii_whitespace();
+    // The first is field 3 of proc(5) (state); utime and stime are fields 14 and 15.
+    let state = match fields.next()?.bytes().next()? {
+        b'R' => State::Running,
+        b'D' => State::Blocked,
         _ => State::Sleeping,
     };
-    Some(Stat { comm, state, utime: fields.get(11)?.parse().ok()?, stime: fields.get(12)?.parse().ok()? })
+    let utime = fields.nth(10)?.parse().ok()?;
+    Some(Stat { comm, state, utime, stime: fields.next()?.parse().ok()? })
 }
 
 #[cfg(test)]

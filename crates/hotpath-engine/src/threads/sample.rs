@@ -47,6 +47,18 @@ pub(crate) struct OsSample {
 }
 
 impl OsSample {
+    /// CPU time (user, system) by OS id of the sampled threads; left out: `main_tid`
+    /// unless `with_main`, and the profiler's threads. For platforms where one full
+    /// sample is how the threads running at the session's start are read.
+    #[cfg_attr(any(target_os = "linux", target_os = "android"), allow(dead_code))]
+    pub(crate) fn cpu_by_thread(&self, main_tid: u64, with_main: bool) -> std::collections::HashMap<u64, (u64, u64)> {
+        self.threads
+            .iter()
+            .filter(|t| (with_main || t.tid != main_tid) && !crate::memory::is_profiler_thread(t.tid, ""))
+            .map(|t| (t.tid, (t.user_ns, t.sys_ns)))
+            .collect()
+    }
+
     /// A sample that read everything.
     pub(crate) fn complete(threads: Vec<OsThread>, rss_bytes: u64) -> Self {
         Self { threads, unreadable: Vec::new(), rss_bytes: Some(rss_bytes), problem: None }
