@@ -37,14 +37,20 @@ impl State {
 pub(crate) struct OsSample {
     /// Threads that were read.
     pub(crate) threads: Vec<OsThread>,
-    /// Threads that exist but could not be read (for example with no file descriptor
-    /// left): alive, their numbers unknown. Never taken for exited.
+    /// Threads that exist but were not read (could not be, for example with no file
+    /// descriptor left, or the profiler's own, left unread): alive, their numbers
+    /// unknown. Never taken for exited.
     pub(crate) unreadable: Vec<u64>,
     /// `None` when it could not be read.
     pub(crate) rss_bytes: Option<u64>,
     /// What could not be read, for the report.
     pub(crate) problem: Option<String>,
 }
+
+/// Whether samples leave the profiler's own threads (known by OS id) unread: the view
+/// hides them unless `HOTPATH_SHOW_INTERNAL_THREADS` asks for them (Linux, where each
+/// thread is a file to read).
+pub(crate) static SKIP_PROFILER_THREADS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
 
 impl OsSample {
     /// CPU time (user, system) by OS id of the sampled threads; left out: `main_tid`

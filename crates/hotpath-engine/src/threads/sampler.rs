@@ -62,7 +62,9 @@ static SAMPLING: Mutex<()> = Mutex::new(());
 /// the report. `main_tid` is the OS id of the thread that started profiling, shown as
 /// `main`. Only the CPU time of threads already running is read here: for a
 /// `#[hotpath::main]` program, none but this one, whose time is a cheap call.
-pub(crate) fn start(interval: Duration, main_tid: u64) {
+/// With `show_internal`, samples read the profiler's threads too.
+pub(crate) fn start(interval: Duration, main_tid: u64, show_internal: bool) {
+    super::sample::SKIP_PROFILER_THREADS.store(!show_internal, std::sync::atomic::Ordering::Relaxed);
     let baseline = exit_hook::own_cpu();
     let at_start = os::others_at_start(main_tid, baseline.is_none());
     *lock(&HISTORY) = Some(History {
