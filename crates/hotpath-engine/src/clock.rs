@@ -80,7 +80,8 @@ pub(crate) fn init(allow_tsc: bool) {
         let kernel = kernel_clocksource();
         let (tsc, reason) = choose(allow_tsc, invariant_tsc(), &kernel.as_str());
         USE_TSC.store(tsc, Relaxed);
-        Anchor { instant: Instant::now(), ticks: now(), reason }
+        let (ticks, instant) = read_together();
+        Anchor { instant, ticks, reason }
     });
 }
 
@@ -153,18 +154,47 @@ pub fn reason() -> &'static str {
     ANCHOR.get().map_or("", |a| a.reason.as_str())
 }
 
-/// Nanoseconds per tick, measured against `Instant` since `init`. Waits until at
-/// least 1 ms has passed so that the ratio is accurate to about 1e-4.
+/// Nanoseconds per tick, measured against `Instant` since `init`, without waiting
+/// (but for the first [`MIN_SPAN`]). Every converted duration lies within that span,
+/// so its absolute error is at most the uncertainty of the two paired readings
+/// ([`read_together`]: tens of nanoseconds), however short the session: a short
+/// program's report does not wait for a longer span, as it once did (1 ms).
 pub fn ns_per_tick() -> f64 {
     let Some(anchor) = ANCHOR.get() else { return 1.0 };
     if !USE_TSC.load(Relaxed) {
         return 1.0;
     }
-    while anchor.instant.elapsed() < Duration::from_millis(1) {
+    while anchor.instant.elapsed() < MIN_SPAN {
         std::hint::spin_loop();
     }
-    let ticks = now().saturating_sub(anchor.ticks).max(1);
-    anchor.instant.elapsed().as_nanos() as f64 / ticks as f64
+    let (ticks, at) = read_together();
+    let ticks = ticks.saturating_sub(anchor.ticks).max(1);
+    at.saturating_duration_since(anchor.instant).as_nanos() as f64 / ticks as f64
+}
+
+/// The shortest span a ratio is measured over: a few thousand times the pairing's
+/// uncertainty, so the ratio itself is within about 1e-3 even then.
+const MIN_SPAN: Duration = Duration::from_micros(50);
+
+/// The tick count and the `Instant` at one moment: the ticks read between two
+/// `Instant`s, paired with their midpoint. A pair whose bracket is wide (the thread
+/// was preempted between the readings) is read again, up to a few times, keeping the
+/// narrowest.
+fn read_together() -> (u64, Instant) {
+    let mut best: Option<(Duration, u64, Instant)> = None;
+    for _ in 0..4 {
+        let before = Instant::now();
+        let ticks = now();
+        let after = Instant::now();
+        let width = after.duration_since(before);
+        if best.is_none_or(|(narrowest, ..)| width < narrowest) {
+            best = Some((width, ticks, before + width / 2));
+        }
+        if width < Duration::from_micros(2) {
+            break;
+        }
+    }
+    best.map_or_else(|| (now(), Instant::now()), |(_, ticks, at)| (ticks, at))
 }
 
 /// About `ms` milliseconds in ticks, without waiting: exact for the monotonic clock; for

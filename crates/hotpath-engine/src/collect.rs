@@ -33,7 +33,11 @@ pub fn start(options: &Options) {
     }
     #[cfg(feature = "threads")]
     if !counting {
-        crate::threads::start(std::time::Duration::from_millis(options.threads_interval_ms), crate::os::current_tid());
+        crate::threads::start(
+            std::time::Duration::from_millis(options.threads_interval_ms),
+            crate::os::current_tid(),
+            options.show_internal_threads,
+        );
     }
     let _ = counting;
     #[cfg(feature = "tokio")]

@@ -41,21 +41,29 @@ pub fn profiler_thread() {
 }
 
 /// OS ids of the profiler's own threads, known from their first instruction, so the
-/// view leaves them out even when sampled before their name is set.
+/// view leaves them out even when sampled before their name is set. A fixed table of
+/// atomics: marking allocates nothing, so a profiler thread that never allocates (the
+/// idle starter) never makes the allocator set up an arena for it. Beyond its size the
+/// `hp-` name alone tells them apart.
 #[cfg(feature = "threads")]
-static PROFILER_THREADS: std::sync::Mutex<Vec<u64>> = std::sync::Mutex::new(Vec::new());
+static PROFILER_THREADS: [std::sync::atomic::AtomicU64; 64] = [const { std::sync::atomic::AtomicU64::new(0) }; 64];
 
 /// Records the calling profiler thread (cold: once per `hp-*` thread).
 #[cfg(feature = "threads")]
 fn mark_profiler_thread(tid: u64) {
-    let mut list = crate::sync::lock(&PROFILER_THREADS);
-    if !list.contains(&tid) {
-        list.push(tid);
+    use std::sync::atomic::Ordering::{AcqRel, Acquire};
+    for slot in &PROFILER_THREADS {
+        match slot.compare_exchange(0, tid, AcqRel, Acquire) {
+            Ok(_) => return,
+            Err(held) if held == tid => return,
+            Err(_) => {}
+        }
     }
 }
 
 /// Whether `tid` (or `name`) is one of the profiler's threads.
 #[cfg(feature = "threads")]
 pub(crate) fn is_profiler_thread(tid: u64, name: &str) -> bool {
-    name.starts_with("hp-") || crate::sync::lock(&PROFILER_THREADS).contains(&tid)
+    name.starts_with("hp-")
+        || PROFILER_THREADS.iter().any(|slot| slot.load(std::sync::atomic::Ordering::Acquire) == tid)
 }

@@ -2,7 +2,7 @@
 //!
 //! The handler is installed only for signals still at their default disposition,
 //! and only writes the signal number to a pipe (async-signal-safe). A `hp-signal`
-//! thread reads it; if our handler is still the installed one, it gives both signals
+//! thread, created when the first byte arrives (`spawn::when_readable`), reads it; if our handler is still the installed one, it gives both signals
 //! their default action back (so a second one ends the process at once, even while
 //! the report waits on an output nobody reads), writes the report and re-raises, so
 //! the exit status is the conventional one. If the program has installed its own
@@ -133,10 +133,12 @@ pub(crate) fn install(finish: fn(End)) {
     for signal in free {
         set_handler(signal, ours());
     }
-    // The watcher is created off the program's thread; a signal that comes first waits
-    // in the pipe. Without a watcher nothing would read it: the defaults come back.
+    // The watcher is created by the starter when the first signal is in the pipe: a
+    // program that gets none never has the thread. Without a watcher nothing would read
+    // the pipe: the defaults come back.
     let read_fd = fds[0];
-    hotpath_engine::spawn::soon(
+    hotpath_engine::spawn::when_readable(
+        read_fd,
         std::thread::Builder::new().name("hp-signal".into()).stack_size(64 * 1024),
         move || watch(read_fd),
         |_| {

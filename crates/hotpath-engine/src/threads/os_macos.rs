@@ -95,6 +95,11 @@ unsafe fn rss(task: libc::mach_port_t) -> u64 {
     info.resident_size
 }
 
+/// CPU time of the threads running now (see the Linux version), from one sample.
+pub(crate) fn others_at_start(main_tid: u64, with_main: bool) -> std::collections::HashMap<u64, (u64, u64)> {
+    sample(main_tid).map(|s| s.cpu_by_thread(main_tid, with_main)).unwrap_or_default()
+}
+
 /// The name threads inherit from the process: only Linux threads show it.
 pub(crate) fn process_name() -> Option<&'static str> {
     None

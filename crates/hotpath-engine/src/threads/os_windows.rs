@@ -91,6 +91,11 @@ unsafe fn description(handle: windows_sys::Win32::Foundation::HANDLE) -> Option<
     (!name.is_empty()).then_some(name)
 }
 
+/// CPU time of the threads running now (see the Linux version), from one sample.
+pub(crate) fn others_at_start(main_tid: u64, with_main: bool) -> std::collections::HashMap<u64, (u64, u64)> {
+    sample(main_tid).map(|s| s.cpu_by_thread(main_tid, with_main)).unwrap_or_default()
+}
+
 /// The name threads inherit from the process: only Linux threads show it.
 pub(crate) fn process_name() -> Option<&'static str> {
     None

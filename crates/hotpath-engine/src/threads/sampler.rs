@@ -41,9 +41,12 @@ pub(crate) struct History {
     just_ended: HashSet<u64>,
     /// The starting thread's CPU time when the session started: under `cargo run`
     /// (cargo execs the program on its own thread) it includes cargo's own work.
-    /// Threads the first sample finds had their time before it left out too; threads
-    /// seen later started during the session and count whole.
     baseline: Option<(u64, u64)>,
+    /// The other threads running when the session started, with their CPU time then
+    /// (left out too); threads not in it started during the session and count whole.
+    at_start: HashMap<u64, (u64, u64)>,
+    /// When the session started: the first CPU% of a thread running then spans from it.
+    started: Instant,
     main_tid: u64,
     unnamed: u64,
     failed: bool,
@@ -54,9 +57,16 @@ static HISTORY: Mutex<Option<History>> = Mutex::new(None);
 /// thread that had ended.
 static SAMPLING: Mutex<()> = Mutex::new(());
 
-/// Starts sampling every `interval` on a hidden `hp-threads` thread. `main_tid` is
-/// the OS id of the thread that started profiling, shown as `main`.
-pub(crate) fn start(interval: Duration, main_tid: u64) {
+/// Starts sampling every `interval` on a hidden `hp-threads` thread, created when the
+/// first interval has passed: a program that ends sooner has its one sample taken by
+/// the report. `main_tid` is the OS id of the thread that started profiling, shown as
+/// `main`. Only the CPU time of threads already running is read here: for a
+/// `#[hotpath::main]` program, none but this one, whose time is a cheap call.
+/// With `show_internal`, samples read the profiler's threads too.
+pub(crate) fn start(interval: Duration, main_tid: u64, show_internal: bool) {
+    super::sample::SKIP_PROFILER_THREADS.store(!show_internal, std::sync::atomic::Ordering::Relaxed);
+    let baseline = exit_hook::own_cpu();
+    let at_start = os::others_at_start(main_tid, baseline.is_none());
     *lock(&HISTORY) = Some(History {
         threads: HashMap::new(),
         exited: Exited::default(),
@@ -65,7 +75,9 @@ pub(crate) fn start(interval: Duration, main_tid: u64) {
         interval,
         problem: None,
         just_ended: HashSet::new(),
-        baseline: exit_hook::own_cpu(),
+        baseline,
+        at_start,
+        started: Instant::now(),
         main_tid,
         unnamed: 0,
         failed: false,
@@ -73,9 +85,10 @@ pub(crate) fn start(interval: Duration, main_tid: u64) {
     exit_hook::enable();
     #[cfg(feature = "alloc")]
     crate::alloc_counters::on_new_thread(exit_hook::watch);
-    // The baseline sample is the sampler's first act, and the sampler is created by the
-    // starter: neither the stat files nor the thread's creation is on the program's thread.
-    crate::spawn::soon(
+    // Created by the starter, one interval from now: neither the thread's creation nor
+    // its samples are on the program's thread, nor in a run shorter than that.
+    crate::spawn::after(
+        interval,
         std::thread::Builder::new().name("hp-threads".into()).stack_size(128 * 1024),
         move || {
             crate::memory::profiler_thread();
@@ -84,10 +97,7 @@ pub(crate) fn start(interval: Duration, main_tid: u64) {
                 std::thread::sleep(interval);
             }
         },
-        |e| {
-            sample_now();
-            warn(&format!("could not start the threads sampler ({e}); the threads view is not updated"));
-        },
+        |e| warn(&format!("could not start the threads sampler ({e}); the threads view is not updated")),
     );
 }
 
@@ -142,7 +152,6 @@ impl History {
     }
 
     fn update(&mut self, sample: OsSample, now: Instant) {
-        let first = self.samples == 0;
         self.samples += 1;
         if let Some(rss) = sample.rss_bytes {
             self.rss_bytes = rss;
@@ -175,12 +184,18 @@ impl History {
                 }
                 None => {
                     let name = t.name.unwrap_or_else(|| self.next_unnamed());
-                    let before = match self.baseline {
-                        Some(start) if t.tid == self.main_tid => start,
-                        _ if first => (t.user_ns, t.sys_ns),
-                        _ => (0, 0),
+                    let known_at_start = match self.baseline {
+                        Some(start) if t.tid == self.main_tid => Some(start),
+                        _ => self.at_start.get(&t.tid).copied(),
                     };
+                    let before = known_at_start.unwrap_or((0, 0));
                     let (user_ns, sys_ns) = since(before, t.user_ns, t.sys_ns);
+                    // A thread running at the start has its CPU% from then; a newer one
+                    // from this sample on.
+                    let (base_cpu_ns, base_at) = match known_at_start {
+                        Some((user, sys)) => (user + sys, self.started),
+                        None => (cpu, now),
+                    };
                     let tracked = Tracked {
                         name,
                         state: t.state,
@@ -189,8 +204,8 @@ impl History {
                         before,
                         cpu_percent: None,
                         max_cpu_percent: None,
-                        base_cpu_ns: cpu,
-                        base_at: now,
+                        base_cpu_ns,
+                        base_at,
                     };
                     self.threads.insert(t.tid, tracked);
                 }

@@ -48,8 +48,8 @@ struct Reactor {
     resting: Option<Instant>,
 }
 
-/// Starts the `hp-listen` thread (soon, from the starter); workers start with the
-/// first request.
+/// Starts the `hp-listen` thread (from the starter, when the first connection waits:
+/// a program nobody connects to never has it); workers start with the first request.
 pub(crate) fn spawn(listener: TcpListener, state: Arc<State>) -> std::io::Result<()> {
     listener.set_nonblocking(true)?;
     let waker = Arc::new(Waker::new());
@@ -58,17 +58,23 @@ pub(crate) fn spawn(listener: TcpListener, state: Arc<State>) -> std::io::Result
     let pool = Pool::new(Arc::clone(&state), handback);
     let reactor =
         Reactor { listener, state, conns: Vec::new(), pool, returned, waker, set: PollSet::default(), resting: None };
-    // Created off the program's thread (see `spawn::soon`); connections made before it
-    // runs wait in the listen backlog.
-    hotpath_engine::spawn::soon(
-        std::thread::Builder::new().name("hp-listen".into()).stack_size(STACK),
-        move || {
-            // The server's own allocations are not the program's.
-            hotpath_engine::memory::profiler_thread();
-            reactor.run();
-        },
-        |e| hotpath_engine::diag::warn(&format!("metrics server not started: cannot spawn its thread ({e})")),
-    );
+    let builder = std::thread::Builder::new().name("hp-listen".into()).stack_size(STACK);
+    let failed = |e: std::io::Error| {
+        hotpath_engine::diag::warn(&format!("metrics server not started: cannot spawn its thread ({e})"))
+    };
+    #[cfg(unix)]
+    let fd = std::os::fd::AsRawFd::as_raw_fd(&reactor.listener);
+    let body = move || {
+        // The server's own allocations are not the program's.
+        hotpath_engine::memory::profiler_thread();
+        reactor.run();
+    };
+    // Created off the program's thread, once a connection waits in the listen backlog
+    // (the listener, owned by `body`, stays open until then).
+    #[cfg(unix)]
+    hotpath_engine::spawn::when_readable(fd, builder, body, failed);
+    #[cfg(not(unix))]
+    hotpath_engine::spawn::soon(builder, body, failed);
     Ok(())
 }
 
