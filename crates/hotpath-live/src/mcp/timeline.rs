@@ -36,8 +36,9 @@ pub(crate) struct TimelineArgs {
     pub(crate) seconds: Option<Value>,
     /// `perfetto` (protobuf, the default) or `json` (Chrome trace events).
     pub(crate) format: Option<String>,
-    /// File to write, which must not exist yet. Default: `hotpath-<pid>-<unix ms>.pftrace`
-    /// (or `.json`) in the system's temporary directory.
+    /// Name of the file to write in the system's temporary directory, which must not
+    /// exist yet (a name, not a path: a client of the server does not choose where the
+    /// program writes). Default: `hotpath-<pid>-<unix ms>.pftrace` (or `.json`).
     pub(crate) path: Option<String>,
 }
 
@@ -53,8 +54,7 @@ pub(crate) fn call(args: TimelineArgs) -> Result<(String, Value), String> {
         return Err(TIMELINE_OFF.to_string());
     }
     let path = match args.path {
-        Some(p) if p.trim().is_empty() => return Err("path is empty: give a file path, or leave it out".into()),
-        Some(p) => PathBuf::from(p),
+        Some(p) => std::env::temp_dir().join(file_name(&p)?),
         None => default_path(format),
     };
     let (bytes, stats) = export::timeline(window_ns, format);
@@ -90,7 +90,7 @@ pub(crate) fn call(args: TimelineArgs) -> Result<(String, Value), String> {
         "events": stats.events,
         "threads": stats.threads,
         "torn": stats.torn,
-        "clipped": stats.clipped,
+        "laned": stats.laned,
         "longest_slices": slices,
     });
     Ok((text, data))
@@ -107,10 +107,28 @@ fn seconds(value: &Value) -> Result<u64, String> {
 }
 
 /// Writes `bytes` to a file that must not exist yet: a client of the server may name
-/// any path the program can write, and must not replace a file of the user's with a trace.
+/// any name, and must not replace a file of the user's with a trace. Readable by the
+/// program's user only: a trace names the program's functions and threads.
 fn write_new(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
     use std::io::Write;
-    std::fs::OpenOptions::new().write(true).create_new(true).open(path)?.write_all(bytes)
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path)?.write_all(bytes)
+}
+
+/// `path` as a plain file name: no directory part, not hidden, not empty.
+fn file_name(path: &str) -> Result<&str, String> {
+    let name = path.trim();
+    let plain = !name.is_empty() && !name.starts_with('.') && !name.contains(['/', '\\']);
+    if plain {
+        Ok(name)
+    } else {
+        Err(format!(
+            "path {path:?} is not a plain file name: the trace goes to the temporary directory under the name given"
+        ))
+    }
 }
 
 fn default_path(format: TraceFormat) -> PathBuf {

@@ -12,6 +12,7 @@ import json
 import os
 import sys
 import tempfile
+import time
 from urllib.parse import urlparse
 
 from mcp import Client
@@ -217,14 +218,15 @@ async def check_timeline(client):
     check(len(perfetto) == data["bytes"] and data["events"] > 0 and data["threads"] > 0, "its counts", data)
     check(data["path"] in text_of(result), "the text names the file", text_of(result))
 
-    path = os.path.join(tempfile.mkdtemp(), "agent.json")
-    result = await client.call_tool("timeline", {"seconds": 60, "format": "json", "path": path})
+    name = f"hotpath-agent-{os.getpid()}-{time.time_ns()}.json"
+    path = os.path.join(tempfile.gettempdir(), name)
+    result = await client.call_tool("timeline", {"seconds": 60, "format": "json", "path": name})
     data = result.structured_content
-    check(not result.is_error and data["path"] == path, "timeline writes where asked", text_of(result))
+    check(not result.is_error and data["path"] == path, "timeline writes the name given in the temp dir", text_of(result))
+    check(os.stat(path).st_mode & 0o077 == 0, "readable by its owner only", oct(os.stat(path).st_mode))
     with open(path) as f:
         trace = json.load(f)
     os.remove(path)
-    os.rmdir(os.path.dirname(path))
     threads = {e["tid"]: e["args"]["name"] for e in trace["traceEvents"] if e["ph"] == "M" and e["name"] == "thread_name"}
     begun = {(e["name"], threads.get(e["tid"])) for e in trace["traceEvents"] if e["ph"] == "B"}
     check(any(name.startswith("case_agent::") for name, _ in begun), "measured calls in the trace", sorted(begun)[:20])
@@ -238,9 +240,11 @@ async def check_timeline(client):
     await tool_error(client, "timeline", {"format": "xml"}, "format")
     await tool_error(client, "timeline", {"bogus": 1}, "bogus")
     await tool_error(client, "timeline", {"path": "/no/such/dir/t.pftrace"}, "path")
+    await tool_error(client, "timeline", {"path": "../escape.json"}, "path")
+    await tool_error(client, "timeline", {"path": ""}, "path")
     # An existing file is never replaced.
     with tempfile.NamedTemporaryFile(suffix=".json") as existing:
-        await tool_error(client, "timeline", {"path": existing.name}, "exists")
+        await tool_error(client, "timeline", {"path": os.path.basename(existing.name)}, "exists")
         check(os.path.getsize(existing.name) == 0, "the existing file is left alone", existing.name)
 
 
