@@ -155,9 +155,9 @@ pub fn reason() -> &'static str {
 }
 
 /// Nanoseconds per tick, measured against `Instant` since `init`, without waiting
-/// (but for the first [`MIN_SPAN`]). Every converted duration lies within that span,
+/// (but for the first `MIN_SPAN`). Every converted duration lies within that span,
 /// so its absolute error is at most the uncertainty of the two paired readings
-/// ([`read_together`]: tens of nanoseconds), however short the session: a short
+/// (`read_together`: tens of nanoseconds), however short the session: a short
 /// program's report does not wait for a longer span, as it once did (1 ms).
 pub fn ns_per_tick() -> f64 {
     let Some(anchor) = ANCHOR.get() else { return 1.0 };

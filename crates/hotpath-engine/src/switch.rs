@@ -13,9 +13,14 @@ pub const OFF: u8 = 0;
 pub const ON: u8 = 1;
 /// Recording is on and function calls are time-sampled.
 pub const SAMPLED: u8 = 2;
+/// Added to [`ON`] or [`SAMPLED`]: events also go to the timeline's rings. A measured
+/// call then takes the guard's out-of-line path, so [`ON`] alone stays the one compare
+/// of the common path.
+pub const TRACED: u8 = 4;
 
 static STATE: AtomicU8 = AtomicU8::new(OFF);
 static FUNCTION_SAMPLING: AtomicBool = AtomicBool::new(false);
+static TRACING: AtomicBool = AtomicBool::new(false);
 static DROPPED: AtomicU64 = AtomicU64::new(0);
 
 /// True while a session records.
@@ -37,7 +42,27 @@ pub fn set_enabled(on: bool) {
         (true, false) => ON,
         (true, true) => SAMPLED,
     };
-    STATE.store(state, Ordering::Release);
+    let traced = if on && TRACING.load(Ordering::Relaxed) { TRACED } else { 0 };
+    STATE.store(state | traced, Ordering::Release);
+}
+
+/// Whether the timeline records while recording is on (its settings).
+pub(crate) fn set_tracing(on: bool) {
+    TRACING.store(on, Ordering::Relaxed);
+    if enabled() {
+        set_enabled(true);
+    }
+}
+
+/// Whether the timeline is configured on, recording or not.
+pub(crate) fn tracing() -> bool {
+    TRACING.load(Ordering::Relaxed)
+}
+
+/// True while events go to the timeline: the same load as [`state`].
+#[inline(always)]
+pub(crate) fn traced() -> bool {
+    STATE.load(Ordering::Relaxed) & TRACED != 0
 }
 
 /// Whether function calls are time-sampled (set with the functions' rate).

@@ -171,6 +171,9 @@ impl Instance {
     #[inline(always)]
     pub(crate) fn on_send(&self, tick: u64, deliveries: u64) -> u64 {
         let seq = self.tx.sent.fetch_add(1, Relaxed);
+        if timeline::on() {
+            self.on_timeline(Kind::Send, tick, seq);
+        }
         if deliveries != 1 {
             self.tx.extra_queued.fetch_add(deliveries.wrapping_sub(1), Relaxed);
         }
@@ -183,10 +186,16 @@ impl Instance {
             self.tx.max_queue.fetch_max(depth, Relaxed);
         }
         self.maybe_sample(tick);
-        if timeline::on() {
-            timeline::instant(Kind::Send, self.latency.id(), tick, self.flow(seq));
-        }
         seq
+    }
+
+    /// A message sent or received on the timeline. Out of line: the send and receive
+    /// paths stay as short when the timeline is off.
+    #[cold]
+    #[inline(never)]
+    fn on_timeline(&self, kind: Kind, tick: u64, seq: u64) {
+        let flow = if self.flavor.is_watch() { 0 } else { self.flow(seq) };
+        timeline::instant(kind, self.latency.id(), tick, flow);
     }
 
     /// The flow id that links message `seq`'s send to its receive on the timeline.
@@ -202,6 +211,9 @@ impl Instance {
     pub(crate) fn on_receive(&self, seq: Option<u64>) {
         let nth = self.rx.received.fetch_add(1, Relaxed);
         let now = clock::now();
+        if timeline::on() {
+            self.on_timeline(Kind::Receive, now, seq.unwrap_or(nth));
+        }
         let stamp = if self.flavor.is_watch() {
             self.ring.latest().map_or(Stamp::Missing, Stamp::Sent)
         } else {
@@ -218,10 +230,6 @@ impl Instance {
             Stamp::Missing => {}
         }
         self.maybe_sample(now);
-        if timeline::on() {
-            let flow = if self.flavor.is_watch() { 0 } else { self.flow(seq.unwrap_or(nth)) };
-            timeline::instant(Kind::Receive, self.latency.id(), now, flow);
-        }
     }
 
     /// Queue entries that left unreceived: a lagged broadcast receiver's skipped

@@ -107,6 +107,12 @@ fn call_flow(call: u64) -> u64 {
     call | 1 << 63
 }
 
+/// One call of a measured future, named by its site and its start: the same on every
+/// poll, on whatever thread.
+fn call_id(site: u32, start: u64) -> u64 {
+    (start ^ u64::from(site).wrapping_mul(0x9e37_79b9_7f4a_7c15)) >> 1
+}
+
 impl<'a> Layout<'a> {
     /// Lays out `snapshot`, naming events with `names`.
     pub(crate) fn new(snapshot: &'a Snapshot, names: &Names) -> Layout<'a> {
@@ -260,8 +266,10 @@ fn lanes<'a>(mut slices: Slices<'a>, label: u32, intern: &mut Interner<'_>, trac
 pub(crate) fn details(event: &Event) -> Details {
     match event.kind {
         Kind::Poll => {
-            let call = event.extra >> 2;
-            let (first, last) = (event.extra & 2 != 0, event.extra & 1 != 0);
+            // The call's start, which its first poll began at (the low bit aside).
+            let start = event.extra & !1;
+            let (first, last) = (event.start & !1 == start, event.extra & 1 != 0);
+            let call = call_id(event.id, start);
             // A call's polls form one flow, from its first poll to its last.
             let flow = call_flow(call);
             let mut d =

@@ -130,20 +130,13 @@ impl<F: Future> Future for MeasuredFuture<F> {
         let id = this.site.id();
         let Some(cell) = recorder.cell(id) else { return inner.poll(cx) };
         let frame = PollFrame::begin(recorder, cell, id);
-        let first = *this.state == State::NotPolled;
-        if first {
+        if *this.state == State::NotPolled {
             *this.start = frame.start.ticks;
             *this.state = State::Running;
             *this.slot = cell.start_running(frame.start.ticks);
         }
         let result = inner.poll(cx);
-        let poll_start = frame.start.ticks;
         let (end, inclusive, exclusive) = frame.end();
-        if timeline::on() {
-            let call = call_id(&*this.start as *const u64, *this.start);
-            let flags = (first as u64) << 1 | result.is_ready() as u64;
-            timeline::slice(Kind::Poll, id, poll_start, inclusive.ticks, call << 2 | flags);
-        }
         *this.inclusive = this.inclusive.plus(inclusive);
         *this.exclusive = this.exclusive.plus(exclusive);
         if result.is_ready() {
@@ -153,22 +146,28 @@ impl<F: Future> Future for MeasuredFuture<F> {
                 slot.release();
             }
             // First poll and last poll may run on CPUs whose counters disagree.
-            let elapsed = crate::clock::elapsed(*this.start, end);
-            cell.complete_async(elapsed, *this.inclusive, *this.exclusive);
-            if timeline::on() {
-                this.site.check_threshold(elapsed);
-            }
+            cell.complete_async(crate::clock::elapsed(*this.start, end), *this.inclusive, *this.exclusive);
+        }
+        if timeline::on() {
+            poll_on_timeline(this.site, *this.start, end, inclusive.ticks, result.is_ready());
         }
         result
     }
 }
 
-/// Names one call of a measured future on the timeline, the same on every poll on
-/// whatever thread: its (pinned, so stable) address mixed with its first poll's tick.
+/// A poll that ended at `end` after `ticks` on the timeline, with its call's start: the
+/// export tells a call's polls (on whatever threads) by their site and that start, and
+/// links them first to last. A last poll checks the call against the site's trigger.
+/// Out of line and called last, so that the poll's path stays as short when the
+/// timeline is off.
 #[cold]
-fn call_id(address: *const u64, start: u64) -> u64 {
-    let mixed = (address as u64).rotate_left(29) ^ start.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    mixed >> 2
+#[inline(never)]
+fn poll_on_timeline(site: &'static FnSite, call_start: u64, end: u64, ticks: u64, last: bool) {
+    let call = call_start & !1 | u64::from(last);
+    timeline::slice(Kind::Poll, site.registered_id(), end.saturating_sub(ticks), ticks, call);
+    if last {
+        site.check_threshold(crate::clock::elapsed(call_start, end));
+    }
 }
 
 /// One poll's frame; accounts itself on drop too, so a panicking poll (which a

@@ -1,5 +1,9 @@
 //! The sync frame: created as the first statement of a measured function, dropped
 //! when it returns, unwinds or breaks out.
+//!
+//! While the timeline records (`switch::TRACED`), calls take an out-of-line path that
+//! also writes the call to the thread's ring: its guard's cell pointer carries a tag
+//! bit, and the cell knows its site. The common path pays one more test in the drop.
 
 use crate::record::{self as recorder, hooks, ThreadRecorder};
 use crate::record::{FnSite, SiteCell, Usage};
@@ -7,16 +11,16 @@ use crate::sampling::{self, Sampled};
 use crate::switch;
 use crate::timeline::{self, Kind};
 
-/// The site of a guard that records nothing.
-static NO_SITE: FnSite = FnSite::new(crate::record::SiteName::Label(""), "", 0, false);
+/// The low bit of a guard's cell pointer: the call goes to the timeline too.
+const TRACED: usize = 1;
 
 /// Times one call of a sync function. Not `Send`: it must end on its own thread.
 pub struct FnGuard {
     recorder: *const ThreadRecorder,
+    /// Null when the call is not timed; tagged with [`TRACED`].
     cell: *const SiteCell,
     saved: Usage,
     start: Usage,
-    site: &'static FnSite,
 }
 
 impl FnGuard {
@@ -29,10 +33,18 @@ impl FnGuard {
             if state == switch::OFF {
                 return Self::off();
             }
+            if state & switch::TRACED != 0 {
+                return Self::traced(site, state);
+            }
             if !sampling::timed(Sampled::Functions) {
                 return Self::untimed(site);
             }
         }
+        Self::timed(site)
+    }
+
+    #[inline(always)]
+    fn timed(site: &'static FnSite) -> Self {
         let recorder = recorder::current();
         let id = site.id();
         // SAFETY: a non-null recorder is valid on this thread until its exit hook runs,
@@ -46,7 +58,23 @@ impl FnGuard {
         let saved = unsafe { &*recorder }.push_frame();
         let start = Usage::now();
         cell.enter(start.ticks);
-        Self { recorder, cell, saved, start, site }
+        Self { recorder, cell, saved, start }
+    }
+
+    /// A call while the timeline records: timed as any (unless time sampling leaves it
+    /// untimed), its guard tagged so that its end goes to the ring.
+    #[inline(never)]
+    fn traced(site: &'static FnSite, state: u8) -> Self {
+        if state & switch::SAMPLED != 0 && !sampling::timed(Sampled::Functions) {
+            return Self::untimed(site);
+        }
+        let mut guard = Self::timed(site);
+        // SAFETY: a non-null cell comes from this thread's live recorder (`timed`).
+        if let Some(cell) = unsafe { guard.cell.as_ref() } {
+            cell.note_site(site);
+            guard.cell = guard.cell.map_addr(|a| a | TRACED);
+        }
+        guard
     }
 
     /// A call time sampling leaves untimed: counted in its cell, no clock read.
@@ -54,7 +82,7 @@ impl FnGuard {
     #[inline(never)]
     fn untimed(site: &'static FnSite) -> Self {
         let recorder = recorder::current();
-        // SAFETY: as in `enter`.
+        // SAFETY: as in `timed`.
         match unsafe { recorder.as_ref() }.and_then(|r| r.cell(site.id())) {
             Some(cell) => cell.count_untimed(),
             None => switch::count_dropped(),
@@ -71,12 +99,30 @@ impl FnGuard {
 
     #[inline(always)]
     fn inactive() -> Self {
-        Self {
-            recorder: std::ptr::null(),
-            cell: std::ptr::null(),
-            saved: Usage::default(),
-            start: Usage::default(),
-            site: &NO_SITE,
+        Self { recorder: std::ptr::null(), cell: std::ptr::null(), saved: Usage::default(), start: Usage::default() }
+    }
+
+    /// Accounts the call in `cell`; returns its inclusive usage.
+    #[inline(always)]
+    fn finish(&self, cell: &SiteCell) -> Usage {
+        let inclusive = Usage::now().elapsed_since(self.start);
+        hooks::exit();
+        // SAFETY: set together with the cell in `timed` from this thread's live recorder.
+        let recorder = unsafe { &*self.recorder };
+        let exclusive = recorder.pop_frame(self.saved, inclusive);
+        cell.exit(inclusive, exclusive);
+        inclusive
+    }
+
+    /// The end of a traced call: accounted, then written to the ring, its trigger checked.
+    #[inline(never)]
+    fn finish_traced(&self) {
+        // SAFETY: the untagged pointer is the cell `timed` found.
+        let cell = unsafe { &*self.cell.map_addr(|a| a & !TRACED) };
+        let inclusive = self.finish(cell);
+        if let Some(site) = cell.site() {
+            timeline::slice(Kind::Call, site.registered_id(), self.start.ticks, inclusive.ticks, 0);
+            site.check_threshold(inclusive.ticks);
         }
     }
 }
@@ -87,15 +133,10 @@ impl Drop for FnGuard {
         if self.cell.is_null() {
             return;
         }
-        let inclusive = Usage::now().elapsed_since(self.start);
-        hooks::exit();
-        // SAFETY: set together in `enter` from this thread's live recorder.
-        let (recorder, cell) = unsafe { (&*self.recorder, &*self.cell) };
-        let exclusive = recorder.pop_frame(self.saved, inclusive);
-        cell.exit(inclusive, exclusive);
-        if timeline::on() {
-            timeline::slice(Kind::Call, self.site.registered_id(), self.start.ticks, inclusive.ticks, 0);
-            self.site.check_threshold(inclusive.ticks);
+        if self.cell.addr() & TRACED != 0 {
+            return self.finish_traced();
         }
+        // SAFETY: an untagged non-null cell comes from this thread's live recorder.
+        self.finish(unsafe { &*self.cell });
     }
 }

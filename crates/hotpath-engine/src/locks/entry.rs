@@ -151,9 +151,19 @@ impl Held {
     #[inline(always)]
     pub(crate) fn now(mode: &'static Mode) -> Self {
         let count = count_metric(mode.hold, 1);
-        // On the timeline every hold is timed, so each shows as a slice.
-        let timed = (count % HOLD_SAMPLE == 1 || timeline::on()) && sampling::timed(mode.sampled);
-        let acquired = if timed { clock::now() } else { 0 };
+        if count % HOLD_SAMPLE != 1 {
+            // On the timeline every hold is timed, so each shows as a slice.
+            return if timeline::on() { Self::timed(mode) } else { Self { mode, acquired: 0 } };
+        }
+        let acquired = if sampling::timed(mode.sampled) { clock::now() } else { 0 };
+        Self { mode, acquired }
+    }
+
+    /// A hold timed because the timeline records (out of line: the common path stays).
+    #[cold]
+    #[inline(never)]
+    fn timed(mode: &'static Mode) -> Self {
+        let acquired = if sampling::timed(mode.sampled) { clock::now() } else { 0 };
         Self { mode, acquired }
     }
 }

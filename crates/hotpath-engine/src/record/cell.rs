@@ -1,9 +1,9 @@
 //! One function's numbers on one thread, and their merge over threads.
 
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Acquire, Ordering::Relaxed, Ordering::Release};
+use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicU64, Ordering::Acquire, Ordering::Relaxed, Ordering::Release};
 
 use super::starts::{StartSlot, Starts};
-use super::Usage;
+use super::{FnSite, Usage};
 use crate::histogram::{Histogram, LocalHistogram};
 use crate::record::Totals;
 use crate::sync::bump;
@@ -37,6 +37,9 @@ pub(crate) struct SiteCell {
     histogram: LocalHistogram,
     #[cfg(feature = "alloc")]
     alloc: crate::record::AllocCell,
+    /// The site, noted by calls made while the timeline records (their guards find it
+    /// here: the guard has no field for it, to stay as small on the common path).
+    site: AtomicPtr<FnSite>,
 }
 
 impl Default for SiteCell {
@@ -65,7 +68,23 @@ impl SiteCell {
             histogram: LocalHistogram::new(),
             #[cfg(feature = "alloc")]
             alloc: crate::record::AllocCell::new(),
+            site: AtomicPtr::new(std::ptr::null_mut()),
         }
+    }
+
+    /// Notes the cell's site (a call made while the timeline records).
+    #[inline]
+    pub(crate) fn note_site(&self, site: &'static FnSite) {
+        let site = std::ptr::from_ref(site).cast_mut();
+        if self.site.load(Relaxed) != site {
+            self.site.store(site, Relaxed);
+        }
+    }
+
+    /// The site noted by [`note_site`](Self::note_site).
+    pub(crate) fn site(&self) -> Option<&'static FnSite> {
+        // SAFETY: the pointer is null or was made from a `&'static FnSite`.
+        unsafe { self.site.load(Relaxed).as_ref() }
     }
 
     /// Marks a sync call as started at `tick`; recursion depth decides what counts as

@@ -7,9 +7,9 @@
 pub enum Kind {
     /// A measured sync call or `measure_block!`: a slice.
     Call = 1,
-    /// One poll of a measured future: a slice; `extra` names the call (the same on
-    /// every poll, whichever thread runs it) shifted left by two, bit 1 set on the
-    /// first poll and bit 0 on the last.
+    /// One poll of a measured future: a slice; `extra` is its call's start (ticks, the
+    /// same on every poll of the call, whichever thread runs it) with the low bit set
+    /// on the call's last poll.
     Poll = 2,
     /// A message handed to a channel: an instant; `extra` is its flow id.
     Send = 3,

@@ -2,8 +2,8 @@
 //! (measured calls, future polls, channel messages, lock waits and holds, `io!`
 //! operations, gauges), kept while `HOTPATH_TIMELINE` is on and copied out on demand.
 //!
-//! Part of the recording core: instruments call [`slice`] and [`instant`] after their
-//! own bookkeeping, behind one relaxed load of [`on`]; nothing here names an
+//! Part of the recording core: instruments call `slice` and `instant` after their
+//! own bookkeeping, behind one relaxed load of `on`; nothing here names an
 //! instrument. Writing an event is five plain stores into the thread's ring: no lock,
 //! no allocation after the ring exists, no system call. The export (`crate::export`)
 //! turns a [`Snapshot`] into Perfetto or Chrome trace files.
@@ -16,8 +16,6 @@ mod tests;
 mod threshold;
 pub(crate) mod trigger;
 
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-
 pub use event::{Event, Kind};
 pub(crate) use event::{MARK_DBG, MARK_VAL};
 pub use rings::ThreadEvents;
@@ -28,12 +26,11 @@ pub use trigger::{files, flush, record_file, TimelineTrigger};
 /// Bytes one event takes in a thread's ring.
 pub const EVENT_BYTES: usize = ring::SLOT_BYTES;
 
-static ON: AtomicBool = AtomicBool::new(false);
-
-/// Whether events are recorded: one relaxed load, the only cost when off.
+/// Whether events are recorded: one relaxed load of the recording switch (its
+/// `TRACED` bit), the only cost when off.
 #[inline(always)]
 pub(crate) fn on() -> bool {
-    ON.load(Relaxed)
+    crate::switch::traced()
 }
 
 /// Applies a session's settings: the ring size for threads that attach from now on,
@@ -41,7 +38,7 @@ pub(crate) fn on() -> bool {
 pub(crate) fn configure(on: bool, events: usize, triggers: trigger::Settings) {
     rings::set_capacity(events);
     trigger::configure(triggers);
-    ON.store(on, Relaxed);
+    crate::switch::set_tracing(on);
 }
 
 /// Rings and the bytes they hold, events written over their lives, and their capacity
@@ -49,13 +46,13 @@ pub(crate) fn configure(on: bool, events: usize, triggers: trigger::Settings) {
 pub fn usage() -> Usage {
     let (rings, bytes) = rings::footprint();
     let (written, capacity) = rings::written();
-    Usage { on: on(), rings, bytes, written, capacity, per_thread: rings::capacity() }
+    Usage { on: crate::switch::tracing(), rings, bytes, written, capacity, per_thread: rings::capacity() }
 }
 
 /// What the flight recorder holds.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Usage {
-    /// Whether events are being recorded.
+    /// Whether the recorder is on (it records while a session does).
     pub on: bool,
     /// Rings (one per thread that recorded, plus retired ones kept).
     pub rings: usize,
