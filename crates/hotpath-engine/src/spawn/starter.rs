@@ -169,8 +169,9 @@ fn wait(_watched: &[i32], timeout: Option<Duration>) {
     if queue.iter().any(|p| p.when == When::Now) {
         return;
     }
-    let _ = match timeout {
-        Some(t) => QUEUED.wait_timeout(queue, t).map(|_| ()),
-        None => QUEUED.wait(queue).map(|_| ()),
-    };
+    // A poisoned queue is the same queue: the caller looks at it again either way.
+    match timeout {
+        Some(t) => drop(QUEUED.wait_timeout(queue, t)),
+        None => drop(QUEUED.wait(queue)),
+    }
 }
