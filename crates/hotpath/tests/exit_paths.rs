@@ -54,8 +54,19 @@ fn process_exit() {
 }
 
 fn interrupted(signal: i32) {
-    let mut child =
-        command("case_exit_paths").arg("wait").stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut cmd = command("case_exit_paths");
+    cmd.arg("wait").stdout(Stdio::piped()).stderr(Stdio::piped());
+    // A shell without job control starts background commands with SIGINT ignored, and the
+    // child would inherit that (the profiler leaves an ignored signal ignored): the test
+    // is about a program that takes the signal's default.
+    // SAFETY: `signal` is async-signal-safe, the only call made between fork and exec.
+    unsafe {
+        std::os::unix::process::CommandExt::pre_exec(&mut cmd, move || {
+            libc::signal(signal, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    let mut child = cmd.spawn().unwrap();
     let mut reader = BufReader::new(child.stdout.take().unwrap());
     let mut line = String::new();
     reader.read_line(&mut line).unwrap();
