@@ -80,7 +80,9 @@ pub fn write_to(
     format: TraceFormat,
     sink: &mut dyn std::io::Write,
 ) -> std::io::Result<TraceStats> {
-    let snapshot = Snapshot::take(window_ns);
+    // `None`: the configured window (HOTPATH_TIMELINE_WINDOW), all the rings hold without one;
+    // every way to get a trace (exit, triggers, live, MCP, code) comes through here.
+    let snapshot = Snapshot::take(window_ns.or_else(crate::timeline::trigger::window_ns));
     let names = names::Names::read();
     let layout = layout::Layout::new(&snapshot, &names);
     let pid = std::process::id();

@@ -60,14 +60,6 @@ impl Kind {
     fn from_u8(byte: u8) -> Option<Kind> {
         Self::ALL.into_iter().find(|k| *k as u8 == byte)
     }
-
-    /// Whether the event spans time (a slice) rather than marking an instant.
-    pub fn is_slice(self) -> bool {
-        matches!(
-            self,
-            Kind::Call | Kind::Poll | Kind::LockWait | Kind::LockHold | Kind::SendWait | Kind::Io | Kind::Request
-        )
-    }
 }
 
 /// A [`Kind::Mark`] event's `extra`: a `dbg!` (its id indexes the `dbg!` entries)...

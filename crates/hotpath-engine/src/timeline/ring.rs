@@ -142,6 +142,10 @@ mod tests {
             seen += out.len();
         }
         writer.join().unwrap();
-        assert!(seen > 0);
+        let mut last = Vec::new();
+        assert_eq!(ring.read(&mut last), 0, "nothing torn once the writer is done");
+        seen += last.len();
+        assert_eq!(last.last().map(|e| e.start), Some(199_999));
+        assert!(seen >= 64);
     }
 }

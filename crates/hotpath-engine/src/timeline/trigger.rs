@@ -93,6 +93,12 @@ static PENDING: Mutex<usize> = Mutex::new(0);
 static DRAINED: Condvar = Condvar::new();
 static FILES: Mutex<Vec<TraceFile>> = Mutex::new(Vec::new());
 
+/// The window a trace reaches back when its caller names none
+/// (`HOTPATH_TIMELINE_WINDOW`); `None`: all the rings hold.
+pub(crate) fn window_ns() -> Option<u64> {
+    lock(&SETTINGS).as_ref().and_then(|s| s.window_ns)
+}
+
 /// Applies a session's settings.
 pub(crate) fn configure(settings: Settings) {
     *lock(&SETTINGS) = Some(settings);
