@@ -87,6 +87,11 @@ impl<T, const N: usize> Ring<T, N> {
         true
     }
 
+    /// Whether no record has been claimed since the last drain (a snapshot).
+    pub(crate) fn is_empty(&self) -> bool {
+        self.enqueue.load(Ordering::Relaxed) == self.dequeue.load(Ordering::Relaxed)
+    }
+
     /// Hands every published record to `f`, in order. One consumer only.
     pub(crate) fn drain(&self, mut f: impl FnMut(&T)) -> usize {
         let mut n = 0;

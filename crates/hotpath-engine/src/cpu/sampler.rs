@@ -58,12 +58,15 @@ pub(crate) fn start(config: &Options) {
     ACTIVE.store(run_id, Ordering::Relaxed);
     let spawned = std::thread::Builder::new().name("hp-cpu".into()).spawn_masked(move || {
         crate::memory::profiler_thread();
-        // Module tables are read here, not on the program's thread, to keep start-up short.
-        let modules = Modules::load();
-        if let Some(collector) = lock(&COLLECTOR).as_mut() {
-            collector.modules = Some(modules);
+        let period_ns = 1_000_000_000 / hz;
+        let mut failures = 0;
+        if !taken_over(run_id) {
+            // Timers first: the ring keeps the samples taken while the modules load.
+            sync_timers(run_id, period_ns, &mut failures);
+            // Module tables are read here, not on the program's thread, to keep start-up short.
+            load_modules();
+            run(run_id, period_ns, failures);
         }
-        run(run_id, 1_000_000_000 / hz);
     });
     if let Err(e) = spawned {
         warn(&format!("hotpath-cpu: could not start the sampling thread ({e})"));
@@ -71,28 +74,48 @@ pub(crate) fn start(config: &Options) {
     }
 }
 
-fn run(run_id: u64, period_ns: u64) {
-    let mut last_scan: Option<Instant> = None;
-    let mut failures = 0u32;
+fn run(run_id: u64, period_ns: u64, mut failures: u32) {
+    let mut last_scan = Instant::now();
     while ACTIVE.load(Ordering::Relaxed) == run_id {
-        if !signal::is_ours() {
-            drain();
-            if ACTIVE.compare_exchange(run_id, 0, Ordering::Relaxed, Ordering::Relaxed).is_ok() {
-                lock(&TIMERS).clear();
-                warn(&format!(
-                    "hotpath-cpu: the program took over {} (a handler of its own, or a disposition \
-                     reset); CPU sampling stopped (the report has the samples taken until then)",
-                    signal::signal_name()
-                ));
-            }
+        if taken_over(run_id) {
             return;
         }
-        if last_scan.is_none_or(|t| t.elapsed() >= Duration::from_millis(100)) {
+        if last_scan.elapsed() >= Duration::from_millis(100) {
             sync_timers(run_id, period_ns, &mut failures);
-            last_scan = Some(Instant::now());
+            last_scan = Instant::now();
         }
         drain();
         std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Whether the program has installed a handler of its own for our signal; if so the
+/// run ends here, with the samples taken until then.
+fn taken_over(run_id: u64) -> bool {
+    if signal::is_ours() {
+        return false;
+    }
+    load_modules();
+    drain();
+    if ACTIVE.compare_exchange(run_id, 0, Ordering::Relaxed, Ordering::Relaxed).is_ok() {
+        lock(&TIMERS).clear();
+        warn(&format!(
+            "hotpath-cpu: the program took over {} (a handler of its own, or a disposition \
+             reset); CPU sampling stopped (the report has the samples taken until then)",
+            signal::signal_name()
+        ));
+    }
+    true
+}
+
+/// Reads the module tables unless they are read already (two readers may race: the
+/// first to finish is kept).
+fn load_modules() {
+    if lock(&COLLECTOR).as_ref().is_some_and(|c| c.modules.is_none()) {
+        let modules = Modules::load();
+        if let Some(collector) = lock(&COLLECTOR).as_mut() {
+            collector.modules.get_or_insert(modules);
+        }
     }
 }
 
@@ -151,14 +174,19 @@ pub(crate) fn drain() {
 
 /// At the end of the session: last drain, stop sampling, write the files if asked.
 pub(crate) fn finish(started_unix_ms: u64, wall_ns: u64) {
+    // A session that ends before the `hp-cpu` thread has read the module tables (a
+    // short program, or one on a loaded machine): read them here if samples wait in
+    // the ring or profiles are to be written, so that they are counted and named.
+    if !RING.is_empty() || lock(&COLLECTOR).as_ref().is_some_and(|c| c.output.is_some()) {
+        load_modules();
+    }
     drain();
     stop();
     let mut guard = lock(&COLLECTOR);
     let Some(collector) = guard.as_mut() else { return };
     let Some(dir) = collector.output.clone() else { return };
     let span = Span { started_unix_ns: (started_unix_ms * 1_000_000) as i64, duration_ns: wall_ns as i64 };
-    // A program shorter than module loading: load them here to name what was sampled.
-    let modules = collector.modules.get_or_insert_with(Modules::load);
+    let Some(modules) = collector.modules.as_mut() else { return };
     match export::write_all(&dir, &collector.profile, modules, &span) {
         Ok(paths) => collector.written = paths,
         Err(e) => warn(&format!("hotpath-cpu: could not write profiles to {}: {e}", dir.display())),

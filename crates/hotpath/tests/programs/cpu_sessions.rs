@@ -4,7 +4,9 @@
 //!   sampling signal's disposition is printed (`between: default`).
 //! - `sigprof`: the program installs its own SIGPROF handler after start and arms no timer.
 //! - `itimer`: the same handler, and `setitimer(ITIMER_PROF)` armed after start.
-//! - `taken`: the program installs its own handler for the sampling signal (SIGRTMAX-2).
+//! - `taken`: once the sampler's timers are armed (read from `/proc/self/timers`), the
+//!   program installs its own handler for the sampling signal (SIGRTMAX-2) and waits
+//!   until the sampler has deleted them.
 //!
 //! The handler counts the signals it gets (`ours`: from its own ITIMER_PROF, `other`:
 //! any else), printed as `signals: ours=N other=M` before the guard is dropped.
@@ -66,6 +68,21 @@ fn disposition(signal: libc::c_int) -> &'static str {
     }
 }
 
+/// Waits (up to 60 s, whatever the machine's load) until `/proc/self/timers` lists a
+/// POSIX timer that sends `signal`, or lists none when `armed` is false.
+fn await_timers(signal: libc::c_int, armed: bool) {
+    let entry = format!("signal: {signal}/");
+    let until = std::time::Instant::now() + Duration::from_secs(60);
+    while std::time::Instant::now() < until {
+        let timers = std::fs::read_to_string("/proc/self/timers").expect("/proc/self/timers is readable");
+        if timers.contains(&entry) == armed {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    panic!("the sampler's timers are {} after 60 s", if armed { "still missing" } else { "still armed" });
+}
+
 fn itimer(interval_us: i64) {
     let t = libc::timeval { tv_sec: 0, tv_usec: interval_us };
     let spec = libc::itimerval { it_interval: t, it_value: t };
@@ -97,10 +114,11 @@ fn main() {
             itimer(5_000);
         }
         "taken" => {
+            // The sampler has armed its timer for this thread before the program takes
+            // the signal, and is seen to delete it (on one of its ticks) before the burn.
+            await_timers(sampling, true);
             handle(sampling);
-            // CPU timers do not run while the program sleeps: the sampler sees the
-            // handler on one of its ticks and deletes its timers meanwhile.
-            std::thread::sleep(Duration::from_millis(500));
+            await_timers(sampling, false);
             OTHER.store(0, Relaxed);
         }
         _ => panic!("unknown mode {mode:?}"),
