@@ -3,9 +3,12 @@
 //! instruments only read it, so nothing here depends on who runs the session.
 //!
 //! The switch is one byte, so that `#[measure]` learns with the same single load
-//! whether recording is on and whether its calls are time-sampled.
+//! whether recording is on and whether its calls are time-sampled. Whether events also
+//! go to the timeline is a second byte, read only where an event is written (at the
+//! end of a call), so that a call's start is the same with the timeline on or off.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
+use std::sync::OnceLock;
 
 /// Recording is off.
 pub const OFF: u8 = 0;
@@ -13,14 +16,14 @@ pub const OFF: u8 = 0;
 pub const ON: u8 = 1;
 /// Recording is on and function calls are time-sampled.
 pub const SAMPLED: u8 = 2;
-/// Added to [`ON`] or [`SAMPLED`]: events also go to the timeline's rings. A measured
-/// call then takes the guard's out-of-line path, so [`ON`] alone stays the one compare
-/// of the common path.
-pub const TRACED: u8 = 4;
 
 static STATE: AtomicU8 = AtomicU8::new(OFF);
 static FUNCTION_SAMPLING: AtomicBool = AtomicBool::new(false);
+/// The timeline's setting, and whether it records now (set and recording on).
 static TRACING: AtomicBool = AtomicBool::new(false);
+static TRACED: AtomicBool = AtomicBool::new(false);
+/// Told when [`traced`] changes (the function recorders, which keep their own copy).
+static TRACED_CHANGED: OnceLock<fn(bool)> = OnceLock::new();
 static DROPPED: AtomicU64 = AtomicU64::new(0);
 
 /// True while a session records.
@@ -42,8 +45,18 @@ pub fn set_enabled(on: bool) {
         (true, false) => ON,
         (true, true) => SAMPLED,
     };
-    let traced = if on && TRACING.load(Ordering::Relaxed) { TRACED } else { 0 };
-    STATE.store(state | traced, Ordering::Release);
+    let traced = on && TRACING.load(Ordering::Relaxed);
+    if TRACED.swap(traced, Ordering::Relaxed) != traced {
+        if let Some(changed) = TRACED_CHANGED.get() {
+            changed(traced);
+        }
+    }
+    STATE.store(state, Ordering::Release);
+}
+
+/// Sets what is told when [`traced`] changes (once; later calls are ignored).
+pub(crate) fn on_traced_change(changed: fn(bool)) {
+    let _ = TRACED_CHANGED.set(changed);
 }
 
 /// Whether the timeline records while recording is on (its settings).
@@ -59,10 +72,10 @@ pub(crate) fn tracing() -> bool {
     TRACING.load(Ordering::Relaxed)
 }
 
-/// True while events go to the timeline: the same load as [`state`].
+/// True while events go to the timeline: one relaxed load.
 #[inline(always)]
 pub(crate) fn traced() -> bool {
-    STATE.load(Ordering::Relaxed) & TRACED != 0
+    TRACED.load(Ordering::Relaxed)
 }
 
 /// Whether function calls are time-sampled (set with the functions' rate).

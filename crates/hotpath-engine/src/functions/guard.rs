@@ -1,23 +1,20 @@
 //! The sync frame: created as the first statement of a measured function, dropped
 //! when it returns, unwinds or breaks out.
 //!
-//! While the timeline records (`switch::TRACED`), calls take an out-of-line path that
-//! also writes the call to the thread's ring: its guard's cell pointer carries a tag
-//! bit, and the cell knows its site. The common path pays one more test in the drop.
+//! While the timeline records, the end of a timed call also writes it to the thread's
+//! ring (through the recorder, which keeps the ring at hand, and the cell, which knows
+//! its site): the start of a call is the same either way, and the end pays one test
+//! when the timeline is off.
 
 use crate::record::{self as recorder, hooks, ThreadRecorder};
 use crate::record::{FnSite, SiteCell, Usage};
 use crate::sampling::{self, Sampled};
 use crate::switch;
-use crate::timeline::{self, Kind};
-
-/// The low bit of a guard's cell pointer: the call goes to the timeline too.
-const TRACED: usize = 1;
 
 /// Times one call of a sync function. Not `Send`: it must end on its own thread.
 pub struct FnGuard {
     recorder: *const ThreadRecorder,
-    /// Null when the call is not timed; tagged with [`TRACED`].
+    /// Null when the call is not timed.
     cell: *const SiteCell,
     saved: Usage,
     start: Usage,
@@ -32,9 +29,6 @@ impl FnGuard {
         if state != switch::ON {
             if state == switch::OFF {
                 return Self::off();
-            }
-            if state & switch::TRACED != 0 {
-                return Self::traced(site, state);
             }
             if !sampling::timed(Sampled::Functions) {
                 return Self::untimed(site);
@@ -59,22 +53,6 @@ impl FnGuard {
         let start = Usage::now();
         cell.enter(start.ticks);
         Self { recorder, cell, saved, start }
-    }
-
-    /// A call while the timeline records: timed as any (unless time sampling leaves it
-    /// untimed), its guard tagged so that its end goes to the ring.
-    #[inline(never)]
-    fn traced(site: &'static FnSite, state: u8) -> Self {
-        if state & switch::SAMPLED != 0 && !sampling::timed(Sampled::Functions) {
-            return Self::untimed(site);
-        }
-        let mut guard = Self::timed(site);
-        // SAFETY: a non-null cell comes from this thread's live recorder (`timed`).
-        if let Some(cell) = unsafe { guard.cell.as_ref() } {
-            cell.note_site(site);
-            guard.cell = guard.cell.map_addr(|a| a | TRACED);
-        }
-        guard
     }
 
     /// A call time sampling leaves untimed: counted in its cell, no clock read.
@@ -102,41 +80,24 @@ impl FnGuard {
         Self { recorder: std::ptr::null(), cell: std::ptr::null(), saved: Usage::default(), start: Usage::default() }
     }
 
-    /// Accounts the call in `cell`; returns its inclusive usage.
+    /// Accounts the call in `cell`, and writes it to the timeline if that records.
     #[inline(always)]
-    fn finish(&self, cell: &SiteCell) -> Usage {
+    fn finish(&self, cell: &SiteCell) {
         let inclusive = Usage::now().elapsed_since(self.start);
         hooks::exit();
         // SAFETY: set together with the cell in `timed` from this thread's live recorder.
         let recorder = unsafe { &*self.recorder };
         let exclusive = recorder.pop_frame(self.saved, inclusive);
-        cell.exit(inclusive, exclusive);
-        inclusive
-    }
-
-    /// The end of a traced call: accounted, then written to the ring, its trigger checked.
-    #[inline(never)]
-    fn finish_traced(&self) {
-        // SAFETY: the untagged pointer is the cell `timed` found.
-        let cell = unsafe { &*self.cell.map_addr(|a| a & !TRACED) };
-        let inclusive = self.finish(cell);
-        if let Some(site) = cell.site() {
-            timeline::slice(Kind::Call, site.registered_id(), self.start.ticks, inclusive.ticks, 0);
-            site.check_threshold(inclusive.ticks);
-        }
+        let start = self.start.ticks;
+        cell.exit(inclusive, exclusive, || recorder.trace_call(cell, start, inclusive.ticks));
     }
 }
 
 impl Drop for FnGuard {
     #[inline(always)]
     fn drop(&mut self) {
-        if self.cell.is_null() {
-            return;
-        }
-        if self.cell.addr() & TRACED != 0 {
-            return self.finish_traced();
-        }
-        // SAFETY: an untagged non-null cell comes from this thread's live recorder.
-        self.finish(unsafe { &*self.cell });
+        // SAFETY: a non-null cell comes from this thread's live recorder.
+        let Some(cell) = (unsafe { self.cell.as_ref() }) else { return };
+        self.finish(cell);
     }
 }

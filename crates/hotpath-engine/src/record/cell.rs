@@ -1,6 +1,6 @@
 //! One function's numbers on one thread, and their merge over threads.
 
-use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicU64, Ordering::Acquire, Ordering::Relaxed, Ordering::Release};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Acquire, Ordering::Relaxed, Ordering::Release};
 
 use super::starts::{StartSlot, Starts};
 use super::{FnSite, Usage};
@@ -37,9 +37,11 @@ pub(crate) struct SiteCell {
     histogram: LocalHistogram,
     #[cfg(feature = "alloc")]
     alloc: crate::record::AllocCell,
-    /// The site, noted by calls made while the timeline records (their guards find it
-    /// here: the guard has no field for it, to stay as small on the common path).
-    site: AtomicPtr<FnSite>,
+    /// The site (a function cell's, found by id when the cell is made; a placeholder
+    /// in other id spaces), and its calls' first timeline word: what the end of a call
+    /// needs to write the timeline, beside the numbers it writes anyway.
+    site: &'static FnSite,
+    what: u64,
 }
 
 impl Default for SiteCell {
@@ -68,23 +70,27 @@ impl SiteCell {
             histogram: LocalHistogram::new(),
             #[cfg(feature = "alloc")]
             alloc: crate::record::AllocCell::new(),
-            site: AtomicPtr::new(std::ptr::null_mut()),
+            site: &super::site::UNKNOWN,
+            what: 0,
         }
     }
 
-    /// Notes the cell's site (a call made while the timeline records).
-    #[inline]
-    pub(crate) fn note_site(&self, site: &'static FnSite) {
-        let site = std::ptr::from_ref(site).cast_mut();
-        if self.site.load(Relaxed) != site {
-            self.site.store(site, Relaxed);
-        }
+    /// The cell of function site `id` on a thread.
+    pub(crate) fn for_site(id: usize) -> Self {
+        let site = super::site::by_id(id);
+        Self { site, what: crate::timeline::Event::what(crate::timeline::Kind::Call, id as u32), ..Self::new() }
     }
 
-    /// The site noted by [`note_site`](Self::note_site).
-    pub(crate) fn site(&self) -> Option<&'static FnSite> {
-        // SAFETY: the pointer is null or was made from a `&'static FnSite`.
-        unsafe { self.site.load(Relaxed).as_ref() }
+    /// The site (see the field).
+    #[inline(always)]
+    pub(crate) fn site(&self) -> &'static FnSite {
+        self.site
+    }
+
+    /// The first word of this site's calls in the timeline.
+    #[inline(always)]
+    pub(crate) fn what(&self) -> u64 {
+        self.what
     }
 
     /// Marks a sync call as started at `tick`; recursion depth decides what counts as
@@ -120,9 +126,11 @@ impl SiteCell {
         self.running.store(self.running.load(Relaxed).wrapping_sub(1), Relaxed);
     }
 
-    /// Ends a sync call begun with [`enter`](Self::enter).
+    /// Ends a sync call begun with [`enter`](Self::enter); `then` runs before the
+    /// histogram's update (whose rare out-of-line path is then the last thing that can
+    /// call out, so `then` needs nothing kept across it).
     #[inline(always)]
-    pub(crate) fn exit(&self, inclusive: Usage, exclusive: Usage) {
+    pub(crate) fn exit(&self, inclusive: Usage, exclusive: Usage, then: impl FnOnce()) {
         let depth = self.depth.load(Relaxed) - 1;
         self.depth.store(depth, Relaxed);
         let outermost = depth == 0;
@@ -130,7 +138,9 @@ impl SiteCell {
             bump(&self.total, inclusive.ticks);
         }
         bump(&self.self_time, exclusive.ticks);
-        self.complete(inclusive.ticks);
+        self.count(inclusive.ticks);
+        then();
+        self.histogram.record(inclusive.ticks);
         #[cfg(feature = "alloc")]
         self.alloc.record(inclusive, exclusive, outermost);
     }
@@ -173,6 +183,13 @@ impl SiteCell {
 
     #[inline(always)]
     fn complete(&self, elapsed: u64) {
+        self.count(elapsed);
+        self.histogram.record(elapsed);
+    }
+
+    /// A completed call's count, sum and extremes.
+    #[inline(always)]
+    fn count(&self, elapsed: u64) {
         bump(&self.calls, 1);
         bump(&self.sum, elapsed);
         if elapsed < self.min.load(Relaxed) {
@@ -181,7 +198,6 @@ impl SiteCell {
         if elapsed > self.max.load(Relaxed) {
             self.max.store(elapsed, Relaxed);
         }
-        self.histogram.record(elapsed);
     }
 
     /// An async call dropped before it completed.

@@ -24,18 +24,39 @@ impl<C> Chunk<C> {
 /// Cells `0..CHUNK * CHUNKS`, created on first use. Written only by the owner thread.
 pub(crate) struct Cells<C, const CHUNKS: usize> {
     directory: [AtomicPtr<Chunk<C>>; CHUNKS],
+    /// Makes the cell of an id.
+    init: fn(usize) -> C,
+}
+
+fn default_cell<C: Default>(_id: usize) -> C {
+    C::default()
 }
 
 impl<C: Default, const CHUNKS: usize> Cells<C, CHUNKS> {
+    /// Cells made with `C::default()`.
     #[cfg(not(all(loom, test)))]
     pub(crate) const fn new() -> Self {
-        Self { directory: [const { AtomicPtr::new(ptr::null_mut()) }; CHUNKS] }
+        Self::with_init(default_cell::<C>)
     }
 
     /// Loom's atomics cannot be built in a constant.
     #[cfg(all(loom, test))]
     pub(crate) fn new() -> Self {
-        Self { directory: std::array::from_fn(|_| AtomicPtr::new(ptr::null_mut())) }
+        Self::with_init(default_cell::<C>)
+    }
+}
+
+impl<C, const CHUNKS: usize> Cells<C, CHUNKS> {
+    /// Cells made by `init` from their id.
+    #[cfg(not(all(loom, test)))]
+    pub(crate) const fn with_init(init: fn(usize) -> C) -> Self {
+        Self { directory: [const { AtomicPtr::new(ptr::null_mut()) }; CHUNKS], init }
+    }
+
+    /// Loom's atomics cannot be built in a constant.
+    #[cfg(all(loom, test))]
+    pub(crate) fn with_init(init: fn(usize) -> C) -> Self {
+        Self { directory: std::array::from_fn(|_| AtomicPtr::new(ptr::null_mut())), init }
     }
 
     /// The cell of `id`, created on first use; `None` at and past `CHUNK * CHUNKS`.
@@ -72,15 +93,13 @@ impl<C: Default, const CHUNKS: usize> Cells<C, CHUNKS> {
         }
         // SAFETY: `chunk` is non-null and lives until `drop` (as in `get`).
         let cell_slot = unsafe { &(*chunk).0[id % CHUNK] };
-        let cell = Box::into_raw(Box::new(C::default()));
+        let cell = Box::into_raw(Box::new((self.init)(id)));
         memory::allocated(std::mem::size_of::<C>());
         cell_slot.store(cell, Ordering::Release);
         // SAFETY: just allocated; freed only in `drop`.
         Some(unsafe { &*cell })
     }
-}
 
-impl<C, const CHUNKS: usize> Cells<C, CHUNKS> {
     /// Visits every cell with its id; safe to call from any thread.
     pub(crate) fn for_each(&self, mut f: impl FnMut(usize, &C)) {
         for (c, slot) in self.directory.iter().enumerate() {

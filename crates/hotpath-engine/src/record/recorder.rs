@@ -7,13 +7,14 @@
 
 use std::cell::Cell;
 use std::ptr;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicPtr, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use super::cell::{SiteCell, SiteTotals};
 use super::usage::Usage;
 use crate::memory;
 use crate::record::{Cells, Current, ExitHook, Recorder, Registry};
+use crate::timeline::{Ring, Writer};
 
 /// 256 chunks of 64: sites past 16,384 are not recorded (and are counted as dropped).
 const CHUNKS: usize = 256;
@@ -26,6 +27,15 @@ pub(crate) struct ThreadRecorder {
     /// the frames form a stack through the guards on the native stack, without a
     /// depth limit. Owner-only.
     children: Children,
+    /// Where the end of a timed call writes it to the timeline: null while the
+    /// timeline does not record, else the header of the thread's ring. The switch
+    /// tells every recorder when that changes; the ring is found then (or when the
+    /// recorder is made), never on the call's path.
+    ring: AtomicPtr<()>,
+    /// The counted reference that keeps the ring this thread's while the recorder lives.
+    ring_held: OnceLock<Arc<Ring>>,
+    /// The thread's id, as the timeline's rings know it.
+    tid: u64,
 }
 
 /// The `children` accumulator: one owner-only atomic per [`Usage`] component.
@@ -61,14 +71,50 @@ impl Children {
 
 impl ThreadRecorder {
     fn new() -> Self {
+        crate::switch::on_traced_change(traced_changed);
         memory::allocated(std::mem::size_of::<Self>());
-        Self { cells: Cells::new(), children: Children::default() }
+        Self {
+            cells: Cells::with_init(SiteCell::for_site),
+            children: Children::default(),
+            ring: AtomicPtr::new(ptr::null_mut()),
+            ring_held: OnceLock::new(),
+            tid: crate::timeline::thread_id(),
+        }
+    }
+
+    /// What `ring` holds while the timeline records (`on`) or not; finds the thread's
+    /// ring the first time it is needed (`owner`: on the recorder's own thread, which
+    /// names its ring itself). Under the registry's lock.
+    fn ring_target(&self, on: bool, owner: bool) -> *mut () {
+        if !on {
+            return ptr::null_mut();
+        }
+        let ring = self.ring_held.get_or_init(|| {
+            let own = if owner { crate::timeline::this_thread() } else { None };
+            own.unwrap_or_else(|| crate::timeline::ring_of_thread(self.tid))
+        });
+        ring.writer().as_ptr().cast_mut()
     }
 
     /// The cell of site `id`, created on first use; `None` past 16,384 sites.
     #[inline(always)]
     pub(crate) fn cell(&self, id: u32) -> Option<&SiteCell> {
         self.cells.get(id)
+    }
+
+    /// At the end of a timed call of `cell`'s site that lasted `len` ticks from
+    /// `start`: writes it to the timeline if that records, and checks the site's
+    /// trigger. One load and one test when the timeline is off.
+    #[inline(always)]
+    pub(crate) fn trace_call(&self, cell: &SiteCell, start: u64, len: u64) {
+        let ring = self.ring.load(Ordering::Relaxed);
+        if ring.is_null() {
+            return;
+        }
+        // SAFETY: a header of `ring_held`'s ring, alive as long as this recorder; this
+        // thread is its only writer (the `Arc` held keeps it from being given away).
+        unsafe { Writer::from_ptr(ring).push3(cell.what(), start, len) };
+        cell.site().check_threshold(len);
     }
 
     /// Starts a frame: returns the enclosing frame's children usage and resets it.
@@ -97,10 +143,23 @@ impl Recorder for ThreadRecorder {
         self.cells.for_each(|_, cell| held |= cell.holds_start());
         held
     }
+
+    fn attached(&self) {
+        self.ring.store(self.ring_target(crate::timeline::on(), true), Ordering::Relaxed);
+    }
+}
+
+/// Tells every live recorder whether the timeline records (the switch calls this).
+fn traced_changed(on: bool) {
+    REGISTRY.for_each_live(|r| r.ring.store(r.ring_target(on, false), Ordering::Relaxed));
 }
 
 impl Drop for ThreadRecorder {
     fn drop(&mut self) {
+        // The thread has exited: its ring is kept for the next dump, then reused.
+        if let Some(ring) = self.ring_held.get() {
+            ring.alive.store(false, Ordering::Relaxed);
+        }
         memory::freed(std::mem::size_of::<Self>());
     }
 }

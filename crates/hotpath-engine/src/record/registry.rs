@@ -28,6 +28,8 @@ pub(crate) trait Recorder: Send + Sync + 'static {
     fn holds(&self) -> bool {
         false
     }
+    /// Called once the recorder is listed, under the registry's lock.
+    fn attached(&self) {}
 }
 
 /// A cell that can be zeroed from the collector for a new session.
@@ -107,7 +109,10 @@ impl<R: Recorder, T: Totals<R::Cell>> Registry<R, T> {
     fn attach_new(&self, current: &'static LocalKey<Current<R>>, new: fn() -> R) -> *const R {
         let recorder = memory::untracked(|| {
             let recorder = Arc::new(new());
-            lock(&self.lists).live.push(Arc::clone(&recorder));
+            let mut lists = lock(&self.lists);
+            lists.live.push(Arc::clone(&recorder));
+            recorder.attached();
+            drop(lists);
             recorder
         });
         let p = Arc::into_raw(recorder);
@@ -188,6 +193,11 @@ impl<R: Recorder, T: Totals<R::Cell>> Registry<R, T> {
         for recorder in &lists.live {
             recorder.for_each_cell(|_, cell| cell.reset());
         }
+    }
+
+    /// Visits every live recorder, under the registry's lock.
+    pub(crate) fn for_each_live(&self, mut f: impl FnMut(&R)) {
+        lock(&self.lists).live.iter().for_each(|r| f(r));
     }
 
     /// Threads with a live recorder.

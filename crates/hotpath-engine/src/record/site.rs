@@ -152,13 +152,21 @@ impl FnSite {
     /// Writes the timeline out if a call that lasted `ticks` breached the threshold.
     #[inline(always)]
     pub(crate) fn check_threshold(&self, ticks: u64) {
-        if self.threshold.breached(ticks) {
+        if self.threshold.maybe_breached(ticks) {
+            self.confirm_breach(ticks);
+        }
+    }
+
+    /// A call over the threshold in ticks (or before the clock's rate settled): one
+    /// out-of-line call that confirms, then writes the timeline out.
+    #[cold]
+    #[inline(never)]
+    fn confirm_breach(&self, ticks: u64) {
+        if self.threshold.confirm(ticks) {
             self.breached(ticks);
         }
     }
 
-    #[cold]
-    #[inline(never)]
     fn breached(&self, ticks: u64) {
         let over = self.threshold.ns();
         trigger::breach(Reason::SlowCall, || {
@@ -212,6 +220,14 @@ impl FnSite {
 /// Every registered site, indexed by id (index 0 is a placeholder).
 pub(crate) fn registered() -> Vec<&'static FnSite> {
     lock(&SITES).clone()
+}
+
+/// What stands for a site no cell can name (an id not registered): no threshold.
+pub(crate) static UNKNOWN: FnSite = FnSite::new(SiteName::Label("?"), "", 0, false);
+
+/// The site registered as `id`, or a placeholder without a threshold.
+pub(crate) fn by_id(id: usize) -> &'static FnSite {
+    lock(&SITES).get(id).copied().filter(|_| id != 0).unwrap_or(&UNKNOWN)
 }
 
 /// `app::Foo<_>::run::{{closure}}::__HOTPATH_SITE::__hotpath_fn_name` → `app::Foo::run`.

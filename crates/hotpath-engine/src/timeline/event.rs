@@ -5,7 +5,8 @@
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum Kind {
-    /// A measured sync call or `measure_block!`: a slice.
+    /// A measured sync call or `measure_block!`: a slice (`extra` is 0: the writer
+    /// leaves the slot's fourth word as it was, one store less on its path).
     Call = 1,
     /// One poll of a measured future: a slice; `extra` is its call's start (ticks, the
     /// same on every poll of the call, whichever thread runs it) with the low bit set
@@ -92,6 +93,7 @@ impl Event {
     /// Unpacks a slot's words; `None` for a word that names no kind.
     pub(crate) fn from_words(what: u64, start: u64, len: u64, extra: u64) -> Option<Event> {
         let kind = Kind::from_u8((what >> 32) as u8)?;
+        let extra = if kind == Kind::Call { 0 } else { extra };
         Some(Event { kind, id: what as u32, start, len, extra })
     }
 

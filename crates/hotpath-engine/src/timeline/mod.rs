@@ -18,7 +18,9 @@ pub(crate) mod trigger;
 
 pub use event::{Event, Kind};
 pub(crate) use event::{MARK_DBG, MARK_VAL};
+pub(crate) use ring::{Ring, Writer};
 pub use rings::ThreadEvents;
+pub(crate) use rings::{ring_of_thread, this_thread, thread_id};
 pub use rings::{DEFAULT_EVENTS, KEEP_RETIRED};
 pub(crate) use threshold::Threshold;
 pub use trigger::{files, flush, record_file, TimelineTrigger};
@@ -26,8 +28,8 @@ pub use trigger::{files, flush, record_file, TimelineTrigger};
 /// Bytes one event takes in a thread's ring.
 pub const EVENT_BYTES: usize = ring::SLOT_BYTES;
 
-/// Whether events are recorded: one relaxed load of the recording switch (its
-/// `TRACED` bit), the only cost when off.
+/// Whether events are recorded: one relaxed load of the switch's timeline byte, the
+/// only cost when off.
 #[inline(always)]
 pub(crate) fn on() -> bool {
     crate::switch::traced()

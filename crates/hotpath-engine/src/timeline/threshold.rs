@@ -33,14 +33,22 @@ impl Threshold {
 
     /// Whether a call that lasted `ticks` breached: one load and one compare unless
     /// it is over the threshold in ticks (or the rate is not settled yet).
+    #[cfg(feature = "services")]
     #[inline(always)]
     pub(crate) fn breached(&self, ticks: u64) -> bool {
-        ticks > self.ticks.load(Relaxed) && self.confirm(ticks)
+        self.maybe_breached(ticks) && self.confirm(ticks)
     }
 
+    /// The one load and one compare of [`breached`](Self::breached): false means not.
+    #[inline(always)]
+    pub(crate) fn maybe_breached(&self, ticks: u64) -> bool {
+        ticks > self.ticks.load(Relaxed)
+    }
+
+    /// The rest of [`breached`](Self::breached), out of line.
     #[cold]
     #[inline(never)]
-    fn confirm(&self, ticks: u64) -> bool {
+    pub(crate) fn confirm(&self, ticks: u64) -> bool {
         let ns = self.ns.load(Relaxed);
         if ns == 0 {
             return false;
