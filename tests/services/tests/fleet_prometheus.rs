@@ -119,3 +119,16 @@ fn empty(prometheus: &Prometheus, queries: &[String]) -> Result<(), String> {
     let empty: Vec<&String> = queries.iter().filter(|q| prometheus.query(q).is_empty()).collect();
     if empty.is_empty() { Ok(()) } else { Err(format!("no data for {empty:?}")) }
 }
+
+/// The README's scrape lines ("Watch a fleet") are the shipped config's, verbatim: the
+/// file the test above runs.
+#[test]
+fn readme_scrape_lines_are_the_shipped_config() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let after = readme.split_once("<!-- recipe:fleet-scrape").expect("README has the recipe:fleet-scrape block").1;
+    let block = after.split_once("```yaml\n").unwrap().1.split_once("```").unwrap().0;
+    assert!(block.lines().count() >= 3, "{block}");
+    let shipped = std::fs::read_to_string(root.join("monitoring/prometheus.yml")).unwrap();
+    assert!(shipped.contains(block), "monitoring/prometheus.yml does not hold the README's lines:\n{block}");
+}

@@ -23,8 +23,10 @@ use super::state::Stats;
 pub(crate) const CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
 
 mod carry;
+mod escape;
 
 pub(crate) use carry::Exposition;
+use escape::escape;
 
 /// The whole exposition.
 pub(crate) fn render(snapshot: &Snapshot, stats: &Stats, exposition: &Exposition) -> String {
@@ -107,11 +109,6 @@ fn sample(out: &mut String, name: &str, labels: &[String], extra: Option<&str>, 
     } else {
         let _ = writeln!(out, "{name}{{{}}} {value}", all.join(","));
     }
-}
-
-/// Label values escape backslash, double quote and newline.
-pub(crate) fn escape(value: &str) -> String {
-    value.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n")
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ use std::sync::Mutex;
 
 use hotpath_model::{Families, MetricKind, Sample};
 
+use super::escape::escape;
 use crate::lock;
 
 /// Families whose counts belong to the server, not to a session: never carried.
@@ -41,7 +42,7 @@ struct Carry {
 impl Exposition {
     /// The process labels, in order (their names are checked by the session's config).
     pub(crate) fn new(labels: &[(String, String)]) -> Self {
-        let labels = labels.iter().map(|(n, v)| format!("{n}=\"{}\"", super::escape(v))).collect();
+        let labels = labels.iter().map(|(n, v)| format!("{n}=\"{}\"", escape(v))).collect();
         Self { labels, carry: Mutex::default() }
     }
 
