@@ -1,12 +1,15 @@
 //! What `/metrics` keeps across snapshots: the process labels, and the counts of
 //! finished sessions. A process may run several sessions (a guard per test, a guard
-//! per job), each counting from zero, while one live server serves them all; a
-//! Prometheus counter must not go down while the process lives. So when the session
-//! changes, the last values served for every counter and histogram series are added
-//! to every later value of the same series (Prometheus's own `rate` would treat a
-//! drop as a restart, but a scrape between two sessions could miss the drop and the
-//! increase alike). What a session counted after the last scrape of it is not
-//! carried: counters stay monotonic, and may miss that tail.
+//! per job) while one live server serves them all; a Prometheus counter must not go
+//! down while the process lives. A new session zeroes most counts (functions,
+//! allocations, I/O, instrument durations) but not those kept in wrapped values
+//! (channel messages, lock and stream counts) or read from the system (thread CPU).
+//! So at a session change each counter and histogram series is looked at once, when
+//! the new session first serves it: if any of its values went down, it was zeroed,
+//! and the last values served before are added to every later value of that series;
+//! otherwise it goes on by itself. What a session counted after its last scrape is
+//! not carried, and a zeroed series that overtook its old value before its first
+//! scrape looks like one that went on: counters stay monotonic and may miss those.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -35,7 +38,10 @@ struct Carry {
     /// Values last served in the current session, per series: a value, or a
     /// histogram's cumulative buckets then its count and sum (ns).
     last: HashMap<Key, Vec<f64>>,
-    /// Sums of the last values of finished sessions.
+    /// The last values of the previous session, of series the current one has not
+    /// served yet (each is decided once: zeroed or going on).
+    undecided: HashMap<Key, Vec<f64>>,
+    /// What is added to each series: the last values before each zeroing.
     base: HashMap<Key, Vec<f64>>,
 }
 
@@ -55,11 +61,7 @@ impl Exposition {
             return;
         }
         if session > carry.session {
-            let finished = std::mem::take(&mut carry.last);
-            for (key, values) in finished {
-                let base = carry.base.entry(key).or_default();
-                add(base, &values);
-            }
+            carry.undecided = std::mem::take(&mut carry.last);
             carry.session = session;
         }
         let counted = families.iter_mut().filter(|f| f.kind != MetricKind::Gauge && !SERVER_LIFETIME.contains(&f.name));
@@ -67,6 +69,12 @@ impl Exposition {
             for series in &mut family.series {
                 let key = (family.name, series.labels.clone());
                 let raw = values(&series.sample);
+                if let Some(before) = carry.undecided.remove(&key) {
+                    // Raw values, so a base added earlier shows as `before` minus it.
+                    if raw.iter().zip(&before).any(|(now, then)| now < then) {
+                        add(carry.base.entry(key.clone()).or_default(), &before);
+                    }
+                }
                 if let Some(base) = carry.base.get(&key) {
                     shift(&mut series.sample, base);
                 }
@@ -134,7 +142,7 @@ mod tests {
     }
 
     #[test]
-    fn counters_continue_across_sessions_and_gauges_do_not() {
+    fn zeroed_counters_continue_across_sessions_and_gauges_do_not() {
         let e = Exposition::default();
         assert_eq!(served(&e, 1, 5.0, 2.0, 3).0, 5.0);
         assert_eq!(served(&e, 1, 7.0, 1.0, 4).0, 7.0);
@@ -142,10 +150,21 @@ mod tests {
         let (calls, active, b) = served(&e, 2, 1.0, 3.0, 1);
         assert_eq!((calls, active), (8.0, 3.0));
         assert_eq!((b.cumulative[0], b.count, b.sum_ns), (5, 5, 50));
+        assert_eq!(served(&e, 2, 2.0, 0.0, 2).0, 9.0);
         // A late snapshot of session 1 changes nothing carried.
         served(&e, 1, 100.0, 0.0, 100);
         let (calls, _, b) = served(&e, 3, 0.0, 0.0, 0);
-        assert_eq!((calls, b.count), (8.0, 5));
+        assert_eq!((calls, b.count), (9.0, 6));
+    }
+
+    #[test]
+    fn counters_that_go_on_by_themselves_are_not_added_twice() {
+        let e = Exposition::default();
+        served(&e, 1, 10.0, 0.0, 10);
+        // A channel's messages are counted by the channel: session 2 starts at 12.
+        let (calls, _, b) = served(&e, 2, 12.0, 0.0, 12);
+        assert_eq!((calls, b.count), (12.0, 12));
+        assert_eq!(served(&e, 2, 15.0, 0.0, 15).0, 15.0);
     }
 
     #[test]
