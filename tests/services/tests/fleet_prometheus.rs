@@ -15,7 +15,7 @@ mod fleet;
 
 use std::path::Path;
 
-use fleet::{Fleet, Prometheus, bucket_of};
+use fleet::{bucket_of, Fleet, Prometheus};
 
 /// Shares of the work (`fleet_case` calls `work` 100 × share times).
 const SHARES: [u64; 3] = [1, 2, 3];
@@ -59,6 +59,11 @@ fn three_processes_scraped_by_prometheus_add_up() {
         // HOTPATH_METRICS_LABELS leads every series, beside Prometheus's own labels.
         assert_eq!((labels["service"].as_str(), labels["zone"].as_str()), (Some("fleet"), Some("test")), "{labels}");
     }
+    // The same bucket bounds in every process: each `le` is in all three.
+    let bounds =
+        prometheus.query(&format!("count by (le) (hotpath_function_duration_seconds_bucket{{function=\"{work}\"}})"));
+    assert_eq!(bounds.len(), 10, "ten bounds, +Inf included: {bounds:?}");
+    assert!(bounds.iter().all(|(_, n)| *n == SHARES.len() as f64), "{bounds:?}");
     let summed = prometheus.query(&format!("sum without (instance) ({selector})"));
     assert_eq!(summed.len(), 1, "one fleet series: {summed:?}");
     assert_eq!(summed[0].1, total, "the fleet's calls are the sum of the processes' reports");
@@ -117,7 +122,11 @@ fn three_processes_scraped_by_prometheus_add_up() {
 /// `Err` naming the queries that return nothing.
 fn empty(prometheus: &Prometheus, queries: &[String]) -> Result<(), String> {
     let empty: Vec<&String> = queries.iter().filter(|q| prometheus.query(q).is_empty()).collect();
-    if empty.is_empty() { Ok(()) } else { Err(format!("no data for {empty:?}")) }
+    if empty.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("no data for {empty:?}"))
+    }
 }
 
 /// The README's scrape lines ("Watch a fleet") are the shipped config's, verbatim: the

@@ -12,13 +12,13 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::{Mutex, RwLock, mpsc};
+use std::sync::{mpsc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
-use axum::Router;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::get;
+use axum::Router;
 use sqlx::SqlitePool;
 use tracing_subscriber::prelude::*;
 
