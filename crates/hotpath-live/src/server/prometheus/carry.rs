@@ -12,6 +12,7 @@
 //! scrape looks like one that went on: counters stay monotonic and may miss those.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasher, RandomState};
 use std::sync::Mutex;
 
 use hotpath_model::{Families, MetricKind, Sample};
@@ -22,7 +23,9 @@ use crate::lock;
 /// Families whose counts belong to the server, not to a session: never carried.
 const SERVER_LIFETIME: &[&str] = &["hotpath_http_responses_total"];
 
-type Key = (&'static str, Vec<(&'static str, String)>);
+/// A series by a hash of its family name and labels: a large exposition (thousands
+/// of `gauge!` keys with long names) keeps 8 bytes per series, not a copy of its labels.
+type Key = u64;
 
 /// The process labels and the carried counts; one per server.
 #[derive(Default)]
@@ -34,6 +37,7 @@ pub(crate) struct Exposition {
 
 #[derive(Default)]
 struct Carry {
+    hasher: RandomState,
     session: u64,
     /// Values last served in the current session, per series: a value, or a
     /// histogram's cumulative buckets then its count and sum (ns).
@@ -67,12 +71,12 @@ impl Exposition {
         let counted = families.iter_mut().filter(|f| f.kind != MetricKind::Gauge && !SERVER_LIFETIME.contains(&f.name));
         for family in counted {
             for series in &mut family.series {
-                let key = (family.name, series.labels.clone());
+                let key = carry.hasher.hash_one((family.name, &series.labels));
                 let raw = values(&series.sample);
                 if let Some(before) = carry.undecided.remove(&key) {
                     // Raw values, so a base added earlier shows as `before` minus it.
                     if raw.iter().zip(&before).any(|(now, then)| now < then) {
-                        add(carry.base.entry(key.clone()).or_default(), &before);
+                        add(carry.base.entry(key).or_default(), &before);
                     }
                 }
                 if let Some(base) = carry.base.get(&key) {
