@@ -5,7 +5,8 @@
 //! nothing else changed) and its rules. Prometheus's HTTP API must then say what the
 //! processes say: the fleet's calls add up to the processes' reports, the fleet's p99
 //! lies in the bucket of the true p99, and every recording rule and every dashboard
-//! panel returns data. Everything started here is killed when the test ends.
+//! panel returns data. Everything started here is stopped when the test ends, and ends by
+//! itself after 5 minutes should the test be killed first.
 //!
 //! Without `prometheus` the test is skipped, unless HOTPATH_TEST_SUITE is set
 //! (scripts/test sets it): there a missing server is a failure.

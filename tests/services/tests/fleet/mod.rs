@@ -229,7 +229,11 @@ impl Prometheus {
         let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         let address = format!("127.0.0.1:{port}");
         let log = std::fs::File::create(dir.join("prometheus.log")).unwrap();
-        let child = Command::new(binary)
+        // Under coreutils' `timeout`, so it ends by itself even if this test is killed
+        // before its drop; the drop sends `timeout` SIGTERM, which it passes on.
+        let child = Command::new("timeout")
+            .args(["--kill-after=10", "300"])
+            .arg(binary)
             .arg(format!("--config.file={}", dir.join("prometheus.yml").display()))
             .arg(format!("--storage.tsdb.path={}", dir.join("data").display()))
             .arg(format!("--web.listen-address={address}"))
@@ -301,7 +305,11 @@ impl Prometheus {
 
 impl Drop for Prometheus {
     fn drop(&mut self) {
-        let _ = self.child.kill();
+        let pid = self.child.id().to_string();
+        let stopped = Command::new("kill").args(["-TERM", &pid]).status().is_ok_and(|s| s.success());
+        if !stopped {
+            let _ = self.child.kill();
+        }
         let _ = self.child.wait();
     }
 }
