@@ -83,5 +83,41 @@ fn owned(labels: &[(&'static str, &str)]) -> Vec<(&'static str, String)> {
     labels.iter().map(|(k, v)| (*k, if v.is_empty() { "-".to_string() } else { (*v).to_string() })).collect()
 }
 
+/// Every label name a family of hotpath writes, and the names Prometheus gives a
+/// meaning of its own (`le`, `quantile`, and the target labels `job` and `instance`):
+/// a process label (`HOTPATH_METRICS_LABELS`) may take none of them, so it can never
+/// collide with an instrument's series.
+pub const RESERVED_LABELS: &[&str] = &[
+    "function",
+    "channel",
+    "mutex",
+    "rw_lock",
+    "mode",
+    "future",
+    "stream",
+    "io",
+    "direction",
+    "query",
+    "route",
+    "class",
+    "endpoint",
+    "thread",
+    "tid",
+    "runtime",
+    "worker",
+    "tracker",
+    "key",
+    "source",
+    "expression",
+    "version",
+    "caller",
+    "clock",
+    "code",
+    "le",
+    "quantile",
+    "job",
+    "instance",
+];
+
 /// Families gathered from the sections of one report.
 pub type Families = Vec<Family>;

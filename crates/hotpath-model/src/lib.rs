@@ -30,7 +30,7 @@ mod timeline_meta;
 mod units;
 
 pub use buckets::{Buckets, BUCKET_BOUNDS_NS};
-pub use export::{Families, Family, MetricKind, Sample, Series};
+pub use export::{Families, Family, MetricKind, Sample, Series, RESERVED_LABELS};
 pub use format::{
     format_bytes, format_count, format_duration_ns, format_percent, format_percent_value, format_seconds, short_name,
 };

@@ -22,4 +22,4 @@ mod timeline;
 pub use config::{Format, MainConfig, SectionSpec, ServerSettings, Surface, DEFAULT_METRICS_PORT};
 pub use end::End;
 pub use live::{register_live, LiveStarter};
-pub use session::{snapshot, snapshot_live, start_with_shutdown, uptime, MainGuard};
+pub use session::{snapshot, snapshot_live, snapshot_live_session, start_with_shutdown, uptime, MainGuard};

@@ -200,11 +200,17 @@ pub fn snapshot() -> Option<Report> {
 /// A live report for the live surfaces to cut per request: every row (no row limit),
 /// and duration buckets for Prometheus histograms.
 pub fn snapshot_live() -> Option<Report> {
+    snapshot_live_session().map(|(_, report)| report)
+}
+
+/// [`snapshot_live`] with the number of the session it comes from (1 for the
+/// process's first): counters start again at zero when that number changes.
+pub fn snapshot_live_session() -> Option<(u64, Report)> {
     let session = current()?;
     let mut config = session.config.clone();
     config.limits.set_all(0);
     config.options.buckets = true;
-    Some(memory::untracked(|| build::report(&session, &config, End::Live)))
+    Some((session.id, memory::untracked(|| build::report(&session, &config, End::Live))))
 }
 
 /// Time since the running session started, for live status.

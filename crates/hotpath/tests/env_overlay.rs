@@ -55,11 +55,16 @@ fn bad_values_warn_once_each_and_keep_defaults() {
         .env("HOTPATH_OUTPUT_FORMAT", "xml")
         .env("HOTPATH_LIMIT", "-3")
         .env("HOTPATH_FOCUS", "/(/")
-        .env("HOTPATH_PERCENTILES", "fifty"));
+        .env("HOTPATH_PERCENTILES", "fifty")
+        .env("HOTPATH_METRICS_LABELS", "service=api,function=x"));
     assert!(out.status.success());
     let err = stderr(&out);
     let warnings: Vec<&str> = err.lines().filter(|l| l.starts_with("[hotpath] warning: ")).collect();
-    assert_eq!(warnings.len(), 4, "{err}");
+    assert_eq!(warnings.len(), 5, "{err}");
+    assert!(err.contains(
+        "HOTPATH_METRICS_LABELS=\"service=api,function=x\" has \"function\", a label hotpath or Prometheus \
+         already uses; using no process labels"
+    ));
     assert!(err.contains("HOTPATH_OUTPUT_FORMAT=\"xml\" is not one of table, json, json-pretty, none; using table"));
     assert!(err.contains("HOTPATH_LIMIT=\"-3\" is not a row count (0 shows all); using 15"));
     assert!(err.contains("HOTPATH_FOCUS=\"/(/\" is not a valid regex"));

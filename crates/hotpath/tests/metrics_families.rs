@@ -1,7 +1,8 @@
 //! `/metrics` of a program that uses every instrument (the MCP test program): every
 //! family is there with its own labels, channel latency, lock wait and hold, stream
 //! item time and I/O durations are histogram families of their own, no series has an
-//! empty label value, and `promtool check metrics` accepts all of it.
+//! empty label value, every label name is one process labels may not take
+//! (`RESERVED_LABELS`), and `promtool check metrics` accepts all of it.
 #![cfg(all(feature = "hotpath", feature = "tokio", target_os = "linux"))]
 
 mod common;
@@ -25,6 +26,7 @@ const FAMILIES: &[(&str, &[&str])] = &[
     ("hotpath_channel_sent_total", &["channel"]),
     ("hotpath_channel_latency_seconds_bucket", &["channel", "le"]),
     ("hotpath_channel_blocked_seconds_count", &["channel"]),
+    ("hotpath_channel_slow_consumer", &["channel"]),
     ("hotpath_mutex_acquisitions_total", &["mutex"]),
     ("hotpath_mutex_wait_seconds_bucket", &["mutex", "le"]),
     ("hotpath_mutex_hold_seconds_count", &["mutex"]),
@@ -79,6 +81,8 @@ fn every_family_has_its_labels_and_passes_promtool() {
     for line in body.lines().filter(|l| !l.starts_with('#')) {
         let (name, labels) = parse(line);
         assert!(labels.iter().all(|(_, v)| !v.is_empty()), "empty label value: {line}");
+        // Process labels (HOTPATH_METRICS_LABELS) may not take these names: no collision.
+        assert!(labels.iter().all(|(k, _)| hotpath_model::RESERVED_LABELS.contains(k)), "unlisted label: {line}");
         if let Some((_, labels_wanted)) = FAMILIES.iter().find(|f| f.0 == name) {
             let keys: Vec<&str> = labels.iter().map(|(k, _)| *k).collect();
             assert_eq!(&keys, labels_wanted, "{line}");

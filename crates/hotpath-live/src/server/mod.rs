@@ -73,6 +73,7 @@ pub(crate) fn start(settings: &ServerSettings) -> Result<(), String> {
         source: snapshot::live,
         rendered: Default::default(),
         stats: Stats::default(),
+        exposition: prometheus::Exposition::new(&settings.labels),
     };
     listen(settings, state).map(|_| ())
 }

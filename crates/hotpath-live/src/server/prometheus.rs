@@ -3,6 +3,11 @@
 //! adds the process-level families and writes the text: label escaping, histogram
 //! buckets in seconds, one `# HELP`/`# TYPE` pair per family.
 //!
+//! Every series starts with the process labels (`HOTPATH_METRICS_LABELS`), and
+//! counters and histograms go on from where an earlier session of the process left
+//! them (`carry`). Bucket bounds are one constant ([`BUCKET_BOUNDS_NS`]): the same in
+//! every process and every run, so `sum by (le)` across a fleet is a valid histogram.
+//!
 //! Row limits do not apply here: a series must not vanish because another function
 //! overtook it. The focus filter does apply. Series per row: a fixed 10 buckets per
 //! histogram plus a few counters, so cardinality is bounded by measured sites.
@@ -17,15 +22,22 @@ use super::state::Stats;
 /// The content type Prometheus expects for this format.
 pub(crate) const CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
 
+mod carry;
+mod escape;
+
+pub(crate) use carry::Exposition;
+use escape::escape;
+
 /// The whole exposition.
-pub(crate) fn render(snapshot: &Snapshot, stats: &Stats) -> String {
+pub(crate) fn render(snapshot: &Snapshot, stats: &Stats, exposition: &Exposition) -> String {
     let mut families = process(snapshot, stats);
     for (_, section) in snapshot.report.sections() {
         section.metrics(&mut families);
     }
+    exposition.carry(snapshot.session, &mut families);
     let mut out = String::with_capacity(4096);
     for family in families.iter().filter(|f| !f.series.is_empty()) {
-        write_family(&mut out, family);
+        write_family(&mut out, family, &exposition.labels);
     }
     out
 }
@@ -68,11 +80,12 @@ fn process(snapshot: &Snapshot, stats: &Stats) -> Families {
     vec![info, uptime, recording, dropped, memory, threads, responses]
 }
 
-fn write_family(out: &mut String, family: &Family) {
+fn write_family(out: &mut String, family: &Family, process: &[String]) {
     let name = family.name;
     let _ = write!(out, "# HELP {name} {}\n# TYPE {name} {}\n", family.help, family.kind.as_str());
     for series in &family.series {
-        let labels: Vec<String> = series.labels.iter().map(|(k, v)| format!("{k}=\"{}\"", escape(v))).collect();
+        let own = series.labels.iter().map(|(k, v)| format!("{k}=\"{}\"", escape(v)));
+        let labels: Vec<String> = process.iter().cloned().chain(own).collect();
         match &series.sample {
             Sample::Value(value) => sample(out, name, &labels, None, *value),
             Sample::Histogram(b) => {
@@ -96,11 +109,6 @@ fn sample(out: &mut String, name: &str, labels: &[String], extra: Option<&str>, 
     } else {
         let _ = writeln!(out, "{name}{{{}}} {value}", all.join(","));
     }
-}
-
-/// Label values escape backslash, double quote and newline.
-pub(crate) fn escape(value: &str) -> String {
-    value.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n")
 }
 
 #[cfg(test)]

@@ -70,9 +70,11 @@ fn builtin(request: &HttpRequest, state: &State) -> Response {
     let key = format!("{path}?{}", request.query);
     state.rendered.serve(&snapshot, &key, || match path {
         "/profiler_status" => Response::json(200, status(&snapshot, state.address, state.tokens.guarded()).to_string()),
-        "/metrics" => {
-            Response::new(200, prometheus::CONTENT_TYPE, prometheus::render(&snapshot, &state.stats).into_bytes())
-        }
+        "/metrics" => Response::new(
+            200,
+            prometheus::CONTENT_TYPE,
+            prometheus::render(&snapshot, &state.stats, &state.exposition).into_bytes(),
+        ),
         "/report" => Response::json(200, cut(&snapshot, &query).to_json(false)),
         _ => serve_section(&snapshot, &query, path),
     })

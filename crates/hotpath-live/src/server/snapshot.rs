@@ -19,6 +19,8 @@ pub(crate) struct Snapshot {
     pub(crate) profiler_bytes: usize,
     pub(crate) recording_threads: usize,
     pub(crate) recording: bool,
+    /// The session the report comes from (1 for the process's first).
+    pub(crate) session: u64,
     taken: Instant,
 }
 
@@ -31,6 +33,7 @@ impl Snapshot {
             profiler_bytes: hotpath_engine::profiler_bytes(),
             recording_threads: hotpath_engine::live_threads(),
             recording: hotpath_engine::switch::enabled(),
+            session: 1,
             taken: Instant::now(),
         }
     }
@@ -45,8 +48,9 @@ pub(crate) fn live() -> Option<Arc<Snapshot>> {
     if let Some(s) = cache.as_ref().filter(|s| s.taken.elapsed() < MAX_AGE) {
         return Some(Arc::clone(s));
     }
-    let report = hotpath_session::snapshot_live()?;
-    let snapshot = Arc::new(Snapshot::new(report, hotpath_session::uptime().unwrap_or_default()));
+    let (session, report) = hotpath_session::snapshot_live_session()?;
+    let snapshot =
+        Arc::new(Snapshot { session, ..Snapshot::new(report, hotpath_session::uptime().unwrap_or_default()) });
     *cache = Some(Arc::clone(&snapshot));
     Some(snapshot)
 }

@@ -19,6 +19,8 @@ pub(crate) struct State {
     /// Responses rendered from the current snapshot, shared by every client.
     pub(crate) rendered: Rendered,
     pub(crate) stats: Stats,
+    /// Process labels and counts carried across sessions, for `/metrics`.
+    pub(crate) exposition: super::prometheus::Exposition,
 }
 
 /// The tokens that open each surface (any one of them), with the variable each came

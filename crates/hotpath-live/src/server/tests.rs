@@ -32,6 +32,7 @@ fn serve(settings: ServerSettings) -> SocketAddr {
         source: fixed,
         rendered: Default::default(),
         stats: Stats::default(),
+        exposition: Default::default(),
     })
     .expect("loopback server starts")
 }
@@ -178,6 +179,7 @@ fn clients_that_do_not_read_hold_no_worker() {
         source: huge,
         rendered: Default::default(),
         stats: Stats::default(),
+        exposition: Default::default(),
     };
     let address = listen(&settings, state).expect("loopback server starts");
     // As many clients as workers ask for the whole report, and read its first line only:

@@ -77,6 +77,13 @@ impl MainConfig {
         self
     }
 
+    /// Adds a process label to every series of `/metrics` (`service`, `zone`, ...);
+    /// a bad name is a warning at start. `HOTPATH_METRICS_LABELS` beats a name set here.
+    pub fn metrics_label(mut self, name: &str, value: &str) -> Self {
+        self.metrics_labels.push((name.to_string(), value.to_string()));
+        self
+    }
+
     /// Runs `f` once, before the final report is built.
     pub fn before_shutdown(mut self, f: impl FnOnce() + Send + 'static) -> Self {
         self.before_shutdown = Some(Arc::new(Mutex::new(Some(Box::new(f)))));

@@ -3,6 +3,7 @@
 //! environment value is one warning line and the value from the parameters (or the
 //! default) is kept.
 
+mod labels;
 mod limits;
 #[cfg(test)]
 mod list_tests;
@@ -57,6 +58,8 @@ pub struct MainConfig {
     /// exit (`timeline_output = "trace.pftrace"`, which turns it on).
     timeline: Option<bool>,
     timeline_output: Option<PathBuf>,
+    /// Process labels for `/metrics` (`HOTPATH_METRICS_LABELS` beats a name given here).
+    metrics_labels: Vec<(String, String)>,
 }
 
 impl std::fmt::Debug for MainConfig {
@@ -231,6 +234,15 @@ impl Config {
         };
         let mut warnings: Vec<String> =
             main.unknown_sections.iter().map(|n| format!("unknown report section {n:?}; ignored")).collect();
+        for (name, value) in &main.metrics_labels {
+            match labels::check(name, value) {
+                Ok(()) if config.server.labels.iter().any(|(n, _)| n == name) => {
+                    warnings.push(format!("metrics label {name:?} given twice; the first is kept"));
+                }
+                Ok(()) => config.server.labels.push((name.clone(), value.clone())),
+                Err(why) => warnings.push(format!("metrics label {name}={value:?}: {why}; ignored")),
+            }
+        }
         warnings.extend(overlay::apply(&mut config, env));
         // Per-instrument environment, then the global environment rate, then the
         // builder's per-instrument, then the builder's global one.

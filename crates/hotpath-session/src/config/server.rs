@@ -72,6 +72,9 @@ pub struct ServerSettings {
     /// A token variable is set but unusable (empty, or not UTF-8): the server fails
     /// closed and answers every request with 401.
     pub refuse_all: bool,
+    /// Process labels on every series of `/metrics` (`HOTPATH_METRICS_LABELS`, the
+    /// builder's `metrics_label`): valid names, none reserved, in the order given.
+    pub labels: Vec<(String, String)>,
 }
 
 impl Default for ServerSettings {
@@ -84,6 +87,7 @@ impl Default for ServerSettings {
             token: None,
             surface_tokens: [None, None, None],
             refuse_all: false,
+            labels: Vec::new(),
         }
     }
 }

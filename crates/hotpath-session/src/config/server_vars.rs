@@ -5,6 +5,7 @@
 
 use std::net::{IpAddr, Ipv4Addr};
 
+use super::labels;
 use super::server::{ServerSettings, Surface, ALL_SURFACES_TOKEN};
 use super::vars::{flag, number, text, Value, Variable, NOT_UTF8};
 use super::Config;
@@ -104,6 +105,21 @@ pub(super) const SERVER_VARIABLES: &[Variable] = &[
             false => Err("is not used: Prometheus is served at /metrics on the live server's address".into()),
         },
         kept: |c| format!("HOTPATH_METRICS_HOST ({})", c.server.host),
+        secret: false,
+    },
+    Variable {
+        name: "HOTPATH_METRICS_LABELS",
+        apply: |c, v| {
+            // The environment's names replace the builder's; its other names add to them.
+            for (name, value) in labels::parse(text(v)?)? {
+                match c.server.labels.iter_mut().find(|(n, _)| *n == name) {
+                    Some(slot) => slot.1 = value,
+                    None => c.server.labels.push((name, value)),
+                }
+            }
+            Ok(())
+        },
+        kept: |c| labels::shown(&c.server.labels),
         secret: false,
     },
     Variable {

@@ -282,3 +282,26 @@ fn name_width_warns_on_bad_values() {
         ["HOTPATH_NAME_WIDTH=\"wide\" is not a number of characters in 0..=100000 (0 = whole names); using 0"]
     );
 }
+
+#[test]
+fn metrics_labels_from_builder_then_environment() {
+    let main = MainConfig::new("app::main").metrics_label("service", "api").metrics_label("team", "core");
+    let (c, w) = resolve(main.clone(), &[("HOTPATH_METRICS_LABELS", "service=web, zone=a")]);
+    assert!(w.is_empty(), "{w:?}");
+    let labels: Vec<(&str, &str)> = c.server.labels.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+    assert_eq!(labels, [("service", "web"), ("team", "core"), ("zone", "a")]);
+    // A bad value is one warning and is ignored whole: the builder's labels stay.
+    for bad in ["zone", "function=f", "le=1", "__x=1", "9a=1", "a-b=1", "zone="] {
+        let (c, w) = resolve(main.clone(), &[("HOTPATH_METRICS_LABELS", bad)]);
+        assert_eq!(w.len(), 1, "{bad}: {w:?}");
+        assert!(w[0].starts_with(&format!("HOTPATH_METRICS_LABELS={bad:?} has ")), "{}", w[0]);
+        assert!(w[0].ends_with("; using service=api,team=core"), "{}", w[0]);
+        assert_eq!(c.server.labels.len(), 2);
+    }
+    let (c, w) = resolve(MainConfig::new("m").metrics_label("instance", "x").metrics_label("ok", "1"), &[]);
+    assert_eq!(
+        w,
+        ["metrics label instance=\"x\": has \"instance\", a label hotpath or Prometheus already uses; ignored"]
+    );
+    assert_eq!(c.server.labels, [("ok".to_string(), "1".to_string())]);
+}

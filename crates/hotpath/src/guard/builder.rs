@@ -136,6 +136,22 @@ impl HotpathGuardBuilder {
         self
     }
 
+    /// Adds a process label to every series of `/metrics`, e.g. `("service", "api")`,
+    /// so a fleet's series say where they come from. A name that is no valid label
+    /// name, starts with `__`, or is one of hotpath's own labels (`function`, `le`,
+    /// ...) is a warning at start and is ignored; `HOTPATH_METRICS_LABELS` beats a name
+    /// set here.
+    #[allow(unused_mut)]
+    pub fn metrics_label(mut self, name: &str, value: &str) -> Self {
+        #[cfg(feature = "hotpath")]
+        {
+            self.config = self.config.metrics_label(name, value);
+        }
+        #[cfg(not(feature = "hotpath"))]
+        let _ = (name, value);
+        self
+    }
+
     /// Writes the timeline to this file when the session ends, and turns the recorder
     /// on: `.json` is Chrome trace-event JSON, any other name Perfetto protobuf (a
     /// relative path is taken from the current directory now);

@@ -119,7 +119,7 @@ fn report() -> Report {
 }
 
 fn exposition() -> String {
-    render(&Snapshot::new(report(), Duration::from_millis(1500)), &Stats::default())
+    render(&Snapshot::new(report(), Duration::from_millis(1500)), &Stats::default(), &Exposition::default())
 }
 
 #[test]
@@ -171,11 +171,25 @@ fn empty_label_values_become_a_dash() {
     let mut f = Family::new("x_total", MetricKind::Counter, "x");
     f.value(&[("name", "")], 1.0);
     let mut out = String::new();
-    write_family(&mut out, &f);
+    write_family(&mut out, &f, &[]);
     assert!(out.contains("x_total{name=\"-\"} 1"), "{out}");
 }
 
 #[test]
 fn escapes_label_values() {
     assert_eq!(escape("<a as b>::\"c\"\\\n"), "<a as b>::\\\"c\\\"\\\\\\n");
+}
+
+#[test]
+fn process_labels_lead_every_series() {
+    let labels = [("service".to_string(), "api \"v2\"".to_string()), ("zone".to_string(), "a".to_string())];
+    let text =
+        render(&Snapshot::new(report(), Duration::from_millis(1500)), &Stats::default(), &Exposition::new(&labels));
+    let series: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert!(!series.is_empty());
+    for line in series {
+        assert!(line.starts_with("hotpath_"), "{line}");
+        assert!(line.contains("{service=\"api \\\"v2\\\"\",zone=\"a\""), "{line}");
+    }
+    assert!(text.contains("hotpath_uptime_seconds{service=\"api \\\"v2\\\"\",zone=\"a\"} 1.5"), "{text}");
 }

@@ -28,6 +28,12 @@ impl SectionData for Channels {
             MetricKind::Histogram,
             "Time sends waited on a full bounded channel.",
         );
+        // The section's own verdict, so an alert needs no second guess at the rule.
+        let mut slow = Family::new(
+            "hotpath_channel_slow_consumer",
+            MetricKind::Gauge,
+            "1 while the queue has grown for the slow-consumer window (the report's rule), else 0.",
+        );
         for row in &self.rows {
             let l = [("channel", row.name.as_str())];
             sent.value(&l, row.sent as f64);
@@ -35,8 +41,9 @@ impl SectionData for Channels {
             queue.value(&l, row.queue_len as f64);
             latency.histogram(&l, row.latency.buckets.as_ref());
             blocked.histogram(&l, row.blocked.buckets.as_ref());
+            slow.value(&l, f64::from(u8::from(row.slow_consumer_now)));
         }
-        out.extend([sent, received, queue, latency, blocked]);
+        out.extend([sent, received, queue, latency, blocked, slow]);
     }
 
     fn row_names(&self) -> Vec<&str> {
