@@ -23,7 +23,7 @@ static FUNCTION_SAMPLING: AtomicBool = AtomicBool::new(false);
 static TRACING: AtomicBool = AtomicBool::new(false);
 static TRACED: AtomicBool = AtomicBool::new(false);
 /// Told when [`traced`] changes (the function recorders, which keep their own copy).
-static TRACED_CHANGED: OnceLock<fn(bool)> = OnceLock::new();
+static TRACED_CHANGED: OnceLock<fn()> = OnceLock::new();
 static DROPPED: AtomicU64 = AtomicU64::new(0);
 
 /// True while a session records.
@@ -48,14 +48,14 @@ pub fn set_enabled(on: bool) {
     let traced = on && TRACING.load(Ordering::Relaxed);
     if TRACED.swap(traced, Ordering::Relaxed) != traced {
         if let Some(changed) = TRACED_CHANGED.get() {
-            changed(traced);
+            changed();
         }
     }
     STATE.store(state, Ordering::Release);
 }
 
 /// Sets what is told when [`traced`] changes (once; later calls are ignored).
-pub(crate) fn on_traced_change(changed: fn(bool)) {
+pub(crate) fn on_traced_change(changed: fn()) {
     let _ = TRACED_CHANGED.set(changed);
 }
 

@@ -149,9 +149,12 @@ impl Recorder for ThreadRecorder {
     }
 }
 
-/// Tells every live recorder whether the timeline records (the switch calls this).
-fn traced_changed(on: bool) {
-    REGISTRY.for_each_live(|r| r.ring.store(r.ring_target(on, false), Ordering::Relaxed));
+/// Tells every live recorder whether the timeline records (the switch calls this
+/// after each change). The setting is read under the registry's lock, not taken from
+/// the caller: of two changes racing, the one that takes the lock last stores what the
+/// switch holds last.
+fn traced_changed() {
+    REGISTRY.for_each_live(|r| r.ring.store(r.ring_target(crate::timeline::on(), false), Ordering::Relaxed));
 }
 
 impl Drop for ThreadRecorder {
