@@ -74,5 +74,6 @@ pub(crate) fn table(section: &Value, meta: &Value, history: &History) -> Option<
 pub(crate) fn outlier_note(section: &Value, meta: &Value) -> Option<String> {
     let timing: FunctionsTiming = serde_json::from_value(section.clone()).ok()?;
     let percentiles: Vec<f64> = meta["percentiles"].as_array()?.iter().filter_map(Value::as_f64).collect();
-    timing.outlier_note(&percentiles)
+    let depth = meta["name_depth"].as_u64().map_or(0, |d| d as usize);
+    timing.outlier_note(&percentiles, depth)
 }

@@ -61,7 +61,7 @@ impl FunctionsTiming {
             &summary,
             &table,
         );
-        if let Some(note) = self.outlier_note(&meta.percentiles) {
+        if let Some(note) = self.outlier_note(&meta.percentiles, meta.name_depth) {
             text.push_str(&note);
             text.push('\n');
         }
@@ -70,14 +70,15 @@ impl FunctionsTiming {
 
     /// When a row's mean is above its highest shown percentile, a few slow calls make
     /// most of its time: one line naming those rows with their longest call
-    /// (`Avg above P99: app::parse (max 12.00 ms)`). `None` when no row is so.
-    pub fn outlier_note(&self, percentiles: &[f64]) -> Option<String> {
+    /// (`Avg above P99: app::parse (max 12.00 ms)`), named as the table names them
+    /// (`name_depth` path segments). `None` when no row is so.
+    pub fn outlier_note(&self, percentiles: &[f64], name_depth: usize) -> Option<String> {
         let top = percentiles.iter().copied().fold(None, |m: Option<f64>, p| Some(m.map_or(p, |m| m.max(p))))?;
         let rows: Vec<String> = self
             .rows
             .iter()
             .filter(|r| r.calls > 0 && r.percentiles_ns.get(top).is_some_and(|p| r.avg_ns > p))
-            .map(|r| format!("{} (max {})", crate::grid::clean(&r.name), format_duration_ns(r.max_ns)))
+            .map(|r| format!("{} (max {})", crate::grid::clean(short_name(&r.name, name_depth)), format_duration_ns(r.max_ns)))
             .collect();
         (!rows.is_empty()).then(|| {
             format!(
@@ -165,8 +166,10 @@ mod tests {
         let text = section.table(&meta());
         let note = "Avg above P99, a few slow calls dominate the mean: app::parse_line (max 290.00 µs)";
         assert_eq!(text.lines().last(), Some(note), "{text}");
-        assert_eq!(section.outlier_note(&[]), None, "no percentile shown, nothing to compare");
+        let short = section.outlier_note(&[99.0], 1).unwrap();
+        assert!(short.ends_with(": parse_line (max 290.00 µs)"), "the table's names: {short}");
+        assert_eq!(section.outlier_note(&[], 0), None, "no percentile shown, nothing to compare");
         let even = FunctionsTiming { total_functions: 1, rows: vec![row("app::load", 3, 1_000, 1_000)] };
-        assert_eq!(even.outlier_note(&[50.0, 99.0]), None);
+        assert_eq!(even.outlier_note(&[50.0, 99.0], 0), None);
     }
 }
