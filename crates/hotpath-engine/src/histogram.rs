@@ -211,6 +211,17 @@ impl Histogram {
         out
     }
 
+    /// The counts as `(value, count)` at each non-empty bucket's midpoint, ascending
+    /// (a value below 128 is exact).
+    pub(crate) fn midpoints(&self) -> impl Iterator<Item = (f64, u64)> + '_ {
+        self.octaves.iter().enumerate().filter_map(|(k, o)| o.as_ref().map(|o| (k, o))).flat_map(|(k, octave)| {
+            octave.iter().enumerate().filter(|(_, n)| **n > 0).map(move |(sub, &n)| {
+                let (low, width) = bucket_bounds(k, sub);
+                (low as f64 + (width / 2) as f64, n)
+            })
+        })
+    }
+
     /// Bytes held, for memory accounting of retired totals.
     pub(crate) fn heap_bytes(&self) -> usize {
         self.octaves.capacity() * std::mem::size_of::<Option<Box<[u64; SUBS]>>>()

@@ -1,7 +1,7 @@
 //! Turns the merged totals of a site (counts, sums and histograms in clock ticks) into
 //! the report's [`DurationStats`], for every section that summarizes durations.
 
-use hotpath_model::{Buckets, DurationStats, Percentiles, BUCKET_BOUNDS_NS};
+use hotpath_model::{exponential_index, Buckets, DurationStats, Percentiles, BUCKET_BOUNDS_NS};
 
 use crate::clock::to_ns;
 use crate::histogram::Histogram;
@@ -48,5 +48,55 @@ pub(crate) fn buckets(histogram: &Histogram, sum_ticks: u64, ratio: f64, options
         BUCKET_BOUNDS_NS.iter().map(|&ns| (ns as f64 / ratio) as u64).chain(std::iter::once(u64::MAX)).collect();
     let mut cumulative = histogram.cumulative(&bounds);
     let count = cumulative.pop().unwrap_or(0);
-    Some(Buckets::new(cumulative, count, to_ns(sum_ticks, ratio)))
+    let (zeros, exponential) = exponential(histogram, ratio);
+    Some(Buckets::new(cumulative, count, to_ns(sum_ticks, ratio)).with_exponential(zeros, exponential))
+}
+
+/// The histogram in the model's exponential buckets: each recorder bucket counted at
+/// its midpoint, converted to seconds. Durations of zero are returned apart.
+fn exponential(histogram: &Histogram, ratio: f64) -> (u64, Vec<(i32, u64)>) {
+    let mut zeros = 0;
+    let mut out: Vec<(i32, u64)> = Vec::new();
+    for (ticks, n) in histogram.midpoints() {
+        if ticks <= 0.0 {
+            zeros += n;
+            continue;
+        }
+        let i = exponential_index(ticks * ratio / 1e9);
+        match out.last_mut() {
+            Some((last, count)) if *last == i => *count += n,
+            _ => out.push((i, n)),
+        }
+    }
+    (zeros, out)
+}
+
+#[cfg(test)]
+mod tests {
+    use hotpath_model::exponential_upper;
+
+    use super::*;
+
+    /// Each value lands in the exponential bucket of its recorder bucket's midpoint
+    /// (within 1.1% of the value), zeros apart, and the counts add up.
+    #[test]
+    fn exponential_buckets_hold_each_value_within_their_error() {
+        let mut h = Histogram::default();
+        let values = [0u64, 0, 7, 1_000, 1_001, 250_000, 3_000_000_000];
+        values.iter().for_each(|&v| h.record_n(v, 1));
+        let (zeros, buckets) = exponential(&h, 1.0);
+        assert_eq!(zeros, 2);
+        assert_eq!(buckets.iter().map(|b| b.1).sum::<u64>(), 5);
+        assert!(buckets.windows(2).all(|w| w[0].0 < w[1].0));
+        for v in &values[2..] {
+            let s = *v as f64 / 1e9;
+            let near = buckets.iter().any(|&(i, _)| {
+                let (lo, hi) = (exponential_upper(i - 1), exponential_upper(i));
+                lo <= s * 1.011 && hi >= s / 1.011
+            });
+            assert!(near, "{v} ns has a bucket within 1.1%: {buckets:?}");
+        }
+        // 1000 and 1001 ns share a recorder bucket, so one exponential bucket of 2.
+        assert_eq!(buckets.iter().filter(|b| b.1 == 2).count(), 1);
+    }
 }
