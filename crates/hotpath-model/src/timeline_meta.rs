@@ -15,12 +15,19 @@ pub struct TimelineMeta {
     pub bytes: u64,
     /// Events written into the rings over the run (older ones overwritten).
     pub events_written: u64,
-    /// Trace files written so far, oldest first.
+    /// Trace files written so far, oldest first: the latest 64.
     #[serde(default)]
     pub files: Vec<TraceFile>,
+    /// Older trace files written but no longer listed in `files`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub files_unlisted: u64,
     /// Triggered traces not written because of the rate limit or the file cap.
     #[serde(default)]
     pub suppressed: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// One trace file the run wrote.

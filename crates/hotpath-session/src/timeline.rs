@@ -29,8 +29,8 @@ pub(crate) fn at_end(options: &Options) {
 /// The report's `meta.timeline`: present once the recorder is on or wrote a file.
 pub(crate) fn meta() -> Option<TimelineMeta> {
     let usage = timeline::usage();
-    let (files, suppressed) = timeline::files();
-    if !usage.on && files.is_empty() {
+    let files = timeline::files();
+    if !usage.on && files.listed.is_empty() {
         return None;
     }
     let mut meta = TimelineMeta::default();
@@ -38,7 +38,8 @@ pub(crate) fn meta() -> Option<TimelineMeta> {
     meta.rings = usage.rings;
     meta.bytes = usage.bytes as u64;
     meta.events_written = usage.written;
-    meta.files = files;
-    meta.suppressed = suppressed;
+    meta.files = files.listed;
+    meta.files_unlisted = files.unlisted;
+    meta.suppressed = files.suppressed;
     Some(meta)
 }

@@ -39,11 +39,20 @@ fn the_perfetto_trace_has_the_program_shape() {
     let Some(python) = decode::python() else { return };
     let dir = decode::Scratch::new(line!());
     let trace = dir.path().join("run.pftrace");
+    let unix_ns = || std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as f64;
+    let began = unix_ns();
     let report = run(&trace, &[], &[]);
+    let ended = unix_ns();
     let files = report["meta"]["timeline"]["files"].as_array().expect("meta.timeline.files");
     assert_eq!(files.len(), 1, "{files:?}");
     assert_eq!(files[0]["reason"], "exit");
     assert_eq!(files[0]["path"], trace.display().to_string());
+    // A trace names the program's functions: readable by its owner only.
+    #[cfg(unix)]
+    assert_eq!(
+        std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&trace).unwrap().permissions()) & 0o777,
+        0o600
+    );
     let decode::Decoded { slices, instants, counters, raw: decoded } = decode::perfetto(&python, &trace);
     assert_eq!(files[0]["events"].as_u64().unwrap() as usize, slices.len() + instants.len() + counters.len());
 
@@ -98,6 +107,16 @@ fn the_perfetto_trace_has_the_program_shape() {
     for clock in ["6", "3", "1"] {
         assert!(decoded["clocks"][clock].as_u64().is_some_and(|t| t > 0), "clock {clock}: {}", decoded["clocks"]);
     }
+    // Events are on BOOTTIME, the trace's clock: through the snapshot each one maps to
+    // a wall-clock time while the program ran (this test's own clock readings, taken
+    // before it started and after it ended), and none is after the snapshot.
+    let clock = |id: &str| decoded["clocks"][id].as_u64().unwrap() as f64;
+    let (boot, real) = (clock("6"), clock("1"));
+    for event in slices.iter().chain(&instants) {
+        let wall = event.start - boot + real;
+        assert!(began <= wall && wall <= ended, "{event:?} at {wall} outside the run [{began}, {ended}]");
+        assert!(event.end <= boot, "{event:?} ends after the clock snapshot ({boot})");
+    }
 }
 
 /// (thread, name, depth) → count: the shape of a run, the same in every run.
@@ -135,6 +154,11 @@ fn a_trigger_writes_one_file_per_breach_with_the_breaching_call() {
     assert_eq!(triggered.len(), 3, "one file per breach: {files:?}");
     for (i, file) in triggered.iter().enumerate() {
         assert!(file["subject"].as_str().unwrap().contains("::slow took"), "{file}");
+        #[cfg(unix)]
+        {
+            let meta = std::fs::metadata(file["path"].as_str().unwrap()).unwrap();
+            assert_eq!(std::os::unix::fs::PermissionsExt::mode(&meta.permissions()) & 0o777, 0o600);
+        }
         let slices = decode::perfetto(&python, Path::new(file["path"].as_str().unwrap())).slices;
         let slow = named(&slices, "::slow");
         // The i-th file is written after the i-th breach: it holds that call and those before.

@@ -100,6 +100,8 @@ pub(crate) struct Layout<'a> {
     pub(crate) counters: Vec<Counter>,
     /// Slices that did not nest in their thread's stack and went to a lane.
     pub(crate) laned: u64,
+    /// Slices left out because every lane of theirs was busy ([`MAX_LANES`]).
+    pub(crate) crowded: u64,
 }
 
 /// The flow that links a call's polls: distinct from channel flows by its top bit.
@@ -118,6 +120,7 @@ impl<'a> Layout<'a> {
     pub(crate) fn new(snapshot: &'a Snapshot, names: &Names) -> Layout<'a> {
         let mut intern = Interner::new(names);
         let mut laned = 0;
+        let mut crowded = 0;
         let mut threads = Vec::with_capacity(snapshot.threads.len());
         let mut counters: BTreeMap<(u8, u32), Counter> = BTreeMap::new();
         let thread_names: HashMap<u32, &str> =
@@ -154,14 +157,14 @@ impl<'a> Layout<'a> {
             let mut tracks = vec![Track { label: None, steps }];
             merge_instants(&mut tracks[0].steps, instants);
             let async_label = intern.text("async".into());
-            lanes(overflow, async_label, &mut intern, &mut tracks);
+            crowded += lanes(overflow, async_label, &mut intern, &mut tracks);
             for (id, slices) in holds {
                 let label = intern.text(format!("holds {}", names.of(Kind::LockHold, id, 0)));
-                lanes(slices, label, &mut intern, &mut tracks);
+                crowded += lanes(slices, label, &mut intern, &mut tracks);
             }
             threads.push(ThreadLayout { tid: thread.tid, name: thread.name.clone(), tracks });
         }
-        Layout { names: intern.texts, threads, counters: counters.into_values().collect(), laned }
+        Layout { names: intern.texts, threads, counters: counters.into_values().collect(), laned, crowded }
     }
 }
 
@@ -232,17 +235,28 @@ fn nest_sorted<'a>(slices: &[(&'a Event, u32)]) -> (Vec<Step<'a>>, Slices<'a>) {
     (steps, overflow)
 }
 
+/// Lanes one label may take on a thread: a viewer shows each as a track, and more
+/// than a screenful of overlapping slices reads as noise (and would make laying out
+/// quadratic).
+pub(crate) const MAX_LANES: usize = 32;
+
 /// Lane tracks for slices that may overlap: each slice, by start, in the first lane free
-/// since before it began; lanes named `label`, `label #2`, ...
-fn lanes<'a>(mut slices: Slices<'a>, label: u32, intern: &mut Interner<'_>, tracks: &mut Vec<Track<'a>>) {
+/// since before it began; lanes named `label`, `label #2`, ... up to [`MAX_LANES`]. A
+/// slice finding every lane busy is left out; returns how many were.
+fn lanes<'a>(mut slices: Slices<'a>, label: u32, intern: &mut Interner<'_>, tracks: &mut Vec<Track<'a>>) -> u64 {
     slices.sort_by_key(|(e, _)| (e.start, e.end()));
     let mut lanes: Vec<(u64, Vec<Step<'a>>)> = Vec::new();
+    let mut crowded = 0;
     for (event, name) in slices {
         let lane = match lanes.iter().position(|(free, _)| *free <= event.start) {
             Some(i) => i,
-            None => {
+            None if lanes.len() < MAX_LANES => {
                 lanes.push((0, Vec::new()));
                 lanes.len() - 1
+            }
+            None => {
+                crowded += 1;
+                continue;
             }
         };
         let (free, steps) = &mut lanes[lane];
@@ -260,6 +274,7 @@ fn lanes<'a>(mut slices: Slices<'a>, label: u32, intern: &mut Interner<'_>, trac
         };
         tracks.push(Track { label: Some(label), steps });
     }
+    crowded
 }
 
 /// What `event` carries besides its name and time.

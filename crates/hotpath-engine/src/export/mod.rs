@@ -63,6 +63,8 @@ pub struct TraceStats {
     /// Slices that did not nest in their thread's stack (async waits, reads, requests
     /// spanning polls of other tasks), shown on lane tracks of the thread instead.
     pub laned: u64,
+    /// Slices left out because all 32 lanes of their kind on their thread were busy.
+    pub crowded: u64,
 }
 
 /// The timeline of the last `window_ns` (all the rings hold for `None`) in `format`.
@@ -92,16 +94,29 @@ pub fn write_to(
         TraceFormat::ChromeJson => chrome::encode(&layout, &snapshot, pid, &process, sink)?,
     }
     Ok(TraceStats {
-        events: snapshot.events(),
+        events: snapshot.events() - layout.crowded as usize,
         threads: snapshot.threads.len(),
         torn: snapshot.torn,
         laned: layout.laned,
+        crowded: layout.crowded,
     })
 }
 
 /// Writes the timeline of the last `window_ns` to `path`, in the format its name says.
+/// The file is readable by its owner only (a trace names the program's functions,
+/// routes and queries, like a report): created with mode 0600 on Unix, and an
+/// existing file keeps its own mode.
 pub fn write_timeline(path: &Path, window_ns: Option<u64>) -> std::io::Result<TraceStats> {
-    let mut file = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(path)?);
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    write_file(path, window_ns, &options)
+}
+
+fn write_file(path: &Path, window_ns: Option<u64>, options: &std::fs::OpenOptions) -> std::io::Result<TraceStats> {
+    let mut options = options.clone();
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = std::io::BufWriter::with_capacity(1 << 20, options.open(path)?);
     let stats = write_to(window_ns, TraceFormat::for_path(path), &mut file)?;
     std::io::Write::flush(&mut file)?;
     Ok(stats)
@@ -121,9 +136,13 @@ pub fn write_listed(path: &Path, window_ns: Option<u64>, reason: &str) -> std::i
     written
 }
 
-/// The triggers' writer (`timeline::trigger::WriteTrace`): events and torn events.
+/// The triggers' writer (`timeline::trigger::WriteTrace`): events and torn events. The
+/// file must not exist (its directory may be shared, like the temporary one): a name
+/// taken by someone else, or a link planted there, is an error, not a file overwritten.
 pub(crate) fn write_triggered(path: &Path, window_ns: Option<u64>) -> std::io::Result<(u64, u64)> {
-    write_timeline(path, window_ns).map(|s| (s.events as u64, s.torn))
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    write_file(path, window_ns, &options).map(|s| (s.events as u64, s.torn))
 }
 
 /// The name of the entry a metric id belongs to (for a triggered trace's subject).

@@ -61,3 +61,15 @@ fn ends_out_of_order_take_the_sorting_path() {
     assert_eq!(shape(&layout)[0], "B1@0 B3@2 E@3 E@10");
     assert_eq!(layout.laned, 1, "[1, 12] outlasts its parent");
 }
+
+#[test]
+fn lanes_stop_at_their_cap_and_count_what_they_leave_out() {
+    // 40 slices [i, 100 + i], each beginning before the one ending after it: only the
+    // last nests; the other 39 all overlap at [38, 100], so they would need 39 lanes.
+    let events: Vec<Event> = (0..40u64).map(|i| call(10 + i as u32, i, 100 + i)).collect();
+    let snapshot = snapshot(events);
+    let layout = Layout::new(&snapshot, &Names::default());
+    assert_eq!(layout.laned, 39);
+    assert_eq!(layout.threads[0].tracks.len() - 1, super::layout::MAX_LANES);
+    assert_eq!(layout.crowded, 39 - super::layout::MAX_LANES as u64);
+}

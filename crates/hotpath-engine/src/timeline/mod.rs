@@ -23,7 +23,7 @@ pub use rings::ThreadEvents;
 pub(crate) use rings::{ring_of_thread, this_thread, thread_id};
 pub use rings::{DEFAULT_EVENTS, KEEP_RETIRED};
 pub(crate) use threshold::Threshold;
-pub use trigger::{files, flush, record_file, TimelineTrigger};
+pub use trigger::{files, flush, record_file, Files, TimelineTrigger, MAX_LISTED};
 
 /// Bytes one event takes in a thread's ring.
 pub const EVENT_BYTES: usize = ring::SLOT_BYTES;

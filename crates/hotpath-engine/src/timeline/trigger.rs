@@ -92,6 +92,13 @@ static SUPPRESSED: AtomicU64 = AtomicU64::new(0);
 static PENDING: Mutex<usize> = Mutex::new(0);
 static DRAINED: Condvar = Condvar::new();
 static FILES: Mutex<Vec<TraceFile>> = Mutex::new(Vec::new());
+/// Entries dropped from the front of `FILES` to keep it at [`MAX_LISTED`].
+static UNLISTED: AtomicU64 = AtomicU64::new(0);
+/// Trace files the report and `/profiler_status` list: the latest ones (a program
+/// writing a trace per request on demand must not grow its report without bound).
+pub const MAX_LISTED: usize = 64;
+/// Written files so far (listed or not): numbers each triggered file's name.
+static WRITTEN: AtomicU64 = AtomicU64::new(0);
 
 /// The window a trace reaches back when its caller names none
 /// (`HOTPATH_TIMELINE_WINDOW`); `None`: all the rings hold.
@@ -179,21 +186,51 @@ fn write(request: Request) {
         Subject::Text(text) => text,
         Subject::Metric(id) => name_metric.map_or_else(|| format!("#{id}"), |name| name(id)),
     };
-    let n = lock(&FILES).len() + 1;
-    let name = format!("hotpath-timeline-{}-{n}-{}.pftrace", std::process::id(), request.reason.as_str());
-    let path = dir.join(name);
+    let n = WRITTEN.fetch_add(1, Relaxed) + 1;
+    let stem = format!("hotpath-timeline-{}-{n}-{}", std::process::id(), request.reason.as_str());
+    let (path, written) = write_free(&dir, &stem, request.window_ns, write);
     let mut file = TraceFile::new(path.display().to_string(), request.reason.as_str(), subject, unix_ms());
-    let written = std::fs::create_dir_all(&dir).and_then(|()| write(&path, request.window_ns));
     match written {
         Ok((events, torn)) => (file.events, file.torn) = (events, torn),
         Err(e) => file.error = Some(e.to_string()),
     }
-    lock(&FILES).push(file);
+    list(file);
 }
 
-/// Records a trace file written outside the triggers (at exit).
+/// Writes `dir/stem.pftrace`, or when that name is taken (an earlier run with the same
+/// process id, common in containers, or a file planted there) `stem.2.pftrace` and so
+/// on: never over an existing file (`write` creates its file exclusively).
+fn write_free(
+    dir: &std::path::Path,
+    stem: &str,
+    window_ns: Option<u64>,
+    write: WriteTrace,
+) -> (PathBuf, std::io::Result<(u64, u64)>) {
+    let mut path = dir.join(format!("{stem}.pftrace"));
+    let mut written = std::fs::create_dir_all(dir).and_then(|()| write(&path, window_ns));
+    for k in 2..=16 {
+        if !matches!(&written, Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists) {
+            break;
+        }
+        path = dir.join(format!("{stem}.{k}.pftrace"));
+        written = write(&path, window_ns);
+    }
+    (path, written)
+}
+
+/// Records a trace file written outside the triggers (at exit, on request).
 pub fn record_file(file: TraceFile) {
-    lock(&FILES).push(file);
+    WRITTEN.fetch_add(1, Relaxed);
+    list(file);
+}
+
+fn list(file: TraceFile) {
+    let mut files = lock(&FILES);
+    if files.len() >= MAX_LISTED {
+        files.remove(0);
+        UNLISTED.fetch_add(1, Relaxed);
+    }
+    files.push(file);
 }
 
 /// The program panicked (the recorder is on): writes the timeline; the hook runs
@@ -215,7 +252,57 @@ pub fn flush(timeout: Duration) {
     let _ = DRAINED.wait_timeout_while(pending, timeout, |p| *p > 0);
 }
 
-/// Trace files written so far, and triggered traces suppressed by the rate limit.
-pub fn files() -> (Vec<TraceFile>, u64) {
-    (lock(&FILES).clone(), SUPPRESSED.load(Relaxed))
+/// What the recorder wrote: the latest files, how many older ones the list dropped,
+/// and the triggered traces the rate limit or the cap suppressed.
+#[derive(Clone, Debug, Default)]
+pub struct Files {
+    /// The latest [`MAX_LISTED`] files, oldest first.
+    pub listed: Vec<TraceFile>,
+    /// Files written but no longer listed.
+    pub unlisted: u64,
+    /// Triggered traces not written.
+    pub suppressed: u64,
+}
+
+/// Trace files written so far (see [`Files`]).
+pub fn files() -> Files {
+    Files { listed: lock(&FILES).clone(), unlisted: UNLISTED.load(Relaxed), suppressed: SUPPRESSED.load(Relaxed) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A triggered trace never writes through a name already taken (here a link to
+    /// another file, as someone sharing the directory could plant): it takes the next
+    /// name, readable by its owner only.
+    #[cfg(unix)]
+    #[test]
+    fn a_taken_name_is_never_written_through() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("hotpath-trigger-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let victim = dir.join("victim");
+        std::fs::write(&victim, "precious").unwrap();
+        let _ = std::fs::remove_file(dir.join("t.pftrace"));
+        std::os::unix::fs::symlink(&victim, dir.join("t.pftrace")).unwrap();
+        let (path, written) = write_free(&dir, "t", None, crate::export::write_triggered);
+        assert!(written.is_ok(), "{written:?}");
+        assert_eq!(path, dir.join("t.2.pftrace"));
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+        assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_file_list_keeps_the_latest() {
+        let before = files();
+        for i in 0..MAX_LISTED + 5 {
+            record_file(TraceFile::new(format!("f{i}"), "requested", String::new(), 0));
+        }
+        let after = files();
+        assert_eq!(after.listed.len(), MAX_LISTED);
+        assert_eq!(after.listed.last().unwrap().path, format!("f{}", MAX_LISTED + 4));
+        assert_eq!(after.unlisted - before.unlisted, (before.listed.len() + 5) as u64);
+    }
 }

@@ -91,6 +91,7 @@ pub(crate) fn call(args: TimelineArgs) -> Result<(String, Value), String> {
         "threads": stats.threads,
         "torn": stats.torn,
         "laned": stats.laned,
+        "crowded": stats.crowded,
         "longest_slices": slices,
     });
     Ok((text, data))

@@ -142,7 +142,7 @@ pub(crate) fn status(snapshot: &Snapshot, address: std::net::SocketAddr, auth: b
 /// same figures, but only while the recorder is on).
 fn timeline_status() -> Value {
     let usage = hotpath_engine::timeline::usage();
-    let (files, suppressed) = hotpath_engine::timeline::files();
+    let files = hotpath_engine::timeline::files();
     json!({
         "on": usage.on,
         "rings": usage.rings,
@@ -150,7 +150,8 @@ fn timeline_status() -> Value {
         "events_written": usage.written,
         "capacity": usage.capacity,
         "events_per_thread": usage.per_thread,
-        "files": files,
-        "suppressed": suppressed,
+        "files": files.listed,
+        "files_unlisted": files.unlisted,
+        "suppressed": files.suppressed,
     })
 }

@@ -101,6 +101,7 @@ pub(crate) fn serve(query: &str) -> Response {
         .with_header("X-Hotpath-Trace-Events", &stats.events.to_string())
         .with_header("X-Hotpath-Trace-Threads", &stats.threads.to_string())
         .with_header("X-Hotpath-Trace-Torn", &stats.torn.to_string())
+        .with_header("X-Hotpath-Trace-Crowded", &stats.crowded.to_string())
 }
 
 #[cfg(test)]
