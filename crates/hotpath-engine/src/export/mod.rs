@@ -10,6 +10,7 @@ mod perfetto;
 mod perfetto_proto;
 #[cfg(test)]
 mod tests;
+mod wire;
 
 use std::path::Path;
 

@@ -10,6 +10,8 @@
 //! defaults), and the trace is handed to the sink in chunks as it grows.
 
 use prost::encoding::{encode_key, encode_varint, encoded_len_varint, WireType};
+
+use super::wire::{key_len, Packet, Wire};
 use prost::Message;
 
 use super::layout::{details, Flows, Layout, Step, Track};
@@ -26,6 +28,7 @@ const DESCRIPTORS: u32 = 1;
 const CHUNK: usize = 1 << 20;
 
 /// Encodes `layout` of `snapshot` for process `pid` named `process` into `sink`.
+#[inline(never)]
 pub(crate) fn encode(
     layout: &Layout,
     snapshot: &Snapshot,
@@ -161,30 +164,15 @@ fn put_descriptor(out: &mut Vec<u8>, track: TrackDescriptor) {
     );
 }
 
-fn varint(out: &mut Vec<u8>, tag: u32, value: u64) {
-    encode_key(tag, WireType::Varint, out);
-    encode_varint(value, out);
-}
-
-fn fixed64(out: &mut Vec<u8>, tag: u32, value: u64) {
-    encode_key(tag, WireType::SixtyFourBit, out);
-    out.extend_from_slice(&value.to_le_bytes());
-}
-
-fn bytes(out: &mut Vec<u8>, tag: u32, value: &[u8]) {
-    encode_key(tag, WireType::LengthDelimited, out);
-    encode_varint(value.len() as u64, out);
-    out.extend_from_slice(value);
-}
-
 /// Writes tracks' events, each track on a sequence of its own, through buffers reused
 /// from event to event.
 struct Events<'a> {
     layout: &'a Layout<'a>,
     snapshot: &'a Snapshot,
     next_sequence: u32,
-    event: Vec<u8>,
-    scratch: Vec<u8>,
+    packet: Packet,
+    /// The fields every packet of the current sequence ends with: its id and flags.
+    trailer: Wire,
     /// Names the current track uses, to intern only those in its sequence.
     used: Vec<bool>,
 }
@@ -192,7 +180,8 @@ struct Events<'a> {
 impl<'a> Events<'a> {
     fn new(layout: &'a Layout<'a>, snapshot: &'a Snapshot) -> Self {
         let used = vec![false; layout.names.len()];
-        Self { layout, snapshot, next_sequence: DESCRIPTORS + 1, event: Vec::new(), scratch: Vec::new(), used }
+        let (packet, trailer) = (Packet::new(), Wire::new());
+        Self { layout, snapshot, next_sequence: DESCRIPTORS + 1, packet, trailer, used }
     }
 
     /// A track's steps on a sequence of their own: a packet that clears its incremental
@@ -217,28 +206,34 @@ impl<'a> Events<'a> {
             .collect();
         let event_categories = CATEGORIES.iter().copied().enumerate().map(interned).collect();
         start_sequence(out, sequence, uuid, Some(InternedData { event_categories, event_names }));
+        out.reserve(track.steps.len() * 24);
         for step in &track.steps {
-            self.event.clear();
+            let out_event = self.packet.event();
             match step {
                 Step::Begin { event, name } => {
                     let d = details(event);
-                    self.named(TYPE_SLICE_BEGIN, *name, d.category);
-                    for (key, value) in d.args() {
-                        self.scratch.clear();
-                        bytes(&mut self.scratch, te::ANNOTATION_NAME, key.as_bytes());
-                        varint(&mut self.scratch, te::ANNOTATION_UINT, *value);
-                        bytes(&mut self.event, te::DEBUG_ANNOTATIONS, &self.scratch);
+                    named(out_event, TYPE_SLICE_BEGIN, *name, d.category);
+                    for &(key, value) in d.args() {
+                        let inner = key_len(te::ANNOTATION_NAME)
+                            + encoded_len_varint(key.len() as u64)
+                            + key.len()
+                            + key_len(te::ANNOTATION_UINT)
+                            + encoded_len_varint(value);
+                        out_event.key(te::DEBUG_ANNOTATIONS, WireType::LengthDelimited);
+                        out_event.varint(inner as u64);
+                        out_event.bytes(te::ANNOTATION_NAME, key.as_bytes());
+                        out_event.uint(te::ANNOTATION_UINT, value);
                     }
-                    self.flows(&d.flows);
+                    flows(out_event, &d.flows);
                 }
-                Step::End { .. } => varint(&mut self.event, te::TYPE, TYPE_SLICE_END),
+                Step::End { .. } => out_event.uint(te::TYPE, TYPE_SLICE_END),
                 Step::Instant { event, name } => {
                     let d = details(event);
-                    self.named(TYPE_INSTANT, *name, d.category);
-                    self.flows(&d.flows);
+                    named(out_event, TYPE_INSTANT, *name, d.category);
+                    flows(out_event, &d.flows);
                 }
             }
-            self.put(out, step.at(), sequence);
+            self.put(out, step.at());
         }
     }
 
@@ -247,56 +242,51 @@ impl<'a> Events<'a> {
         let sequence = self.sequence();
         start_sequence(out, sequence, uuid, None);
         for &(at, value) in points {
-            self.event.clear();
-            varint(&mut self.event, te::TYPE, TYPE_COUNTER);
-            fixed64(&mut self.event, te::DOUBLE_COUNTER_VALUE, value.to_bits());
-            self.put(out, at, sequence);
+            let event = self.packet.event();
+            event.uint(te::TYPE, TYPE_COUNTER);
+            event.fixed64(te::DOUBLE_COUNTER_VALUE, value.to_bits());
+            self.put(out, at);
         }
     }
 
+    /// A new sequence: its id, and the trailer its packets end with (the id, and the
+    /// flag saying they need the sequence's defaults and names).
     fn sequence(&mut self) -> u32 {
+        let sequence = self.next_sequence;
         self.next_sequence += 1;
-        self.next_sequence - 1
+        self.trailer.clear();
+        self.trailer.uint(te::PACKET_SEQUENCE_ID, u64::from(sequence));
+        self.trailer.uint(te::PACKET_SEQUENCE_FLAGS, u64::from(SEQ_NEEDS_INCREMENTAL_STATE));
+        sequence
     }
 
-    fn named(&mut self, kind: u64, name: u32, category: &str) {
-        varint(&mut self.event, te::TYPE, kind);
-        varint(&mut self.event, te::NAME_IID, u64::from(name) + 1);
-        let category = CATEGORIES.iter().position(|c| *c == category).map_or(0, |i| i as u64 + 1);
-        varint(&mut self.event, te::CATEGORY_IIDS, category);
-    }
-
-    fn flows(&mut self, flows: &Flows) {
-        if let Some(id) = flows.through {
-            fixed64(&mut self.event, te::FLOW_IDS, id);
-        }
-        if let Some(id) = flows.ends {
-            fixed64(&mut self.event, te::TERMINATING_FLOW_IDS, id);
-        }
-    }
-
-    /// Appends the event as a packet (timestamp, event, sequence, flags: it needs the
-    /// sequence's defaults, and its names), its length computed first so the event is
-    /// copied once. Every packet field number is below 16, so each key is one byte.
-    fn put(&mut self, out: &mut Vec<u8>, at: u64, sequence: u32) {
+    /// Appends the event as a packet (the event, its timestamp, then the sequence's
+    /// trailer), gathered on the stack and appended at once.
+    fn put(&mut self, out: &mut Vec<u8>, at: u64) {
         let ts = self.snapshot.boottime_ns(at);
-        let event = self.event.len();
-        let sequence = u64::from(sequence);
-        let flags = u64::from(SEQ_NEEDS_INCREMENTAL_STATE);
-        let len = 1
-            + encoded_len_varint(ts)
-            + 1
-            + encoded_len_varint(event as u64)
-            + event
-            + 1
-            + encoded_len_varint(sequence)
-            + 1
-            + encoded_len_varint(flags);
-        encode_key(te::TRACE_PACKET, WireType::LengthDelimited, out);
-        encode_varint(len as u64, out);
-        varint(out, te::PACKET_TIMESTAMP, ts);
-        bytes(out, te::PACKET_TRACK_EVENT, &self.event);
-        varint(out, te::PACKET_SEQUENCE_ID, sequence);
-        varint(out, te::PACKET_SEQUENCE_FLAGS, flags);
+        let packet = self.packet.finish(
+            te::TRACE_PACKET,
+            te::PACKET_TRACK_EVENT,
+            te::PACKET_TIMESTAMP,
+            ts,
+            self.trailer.as_slice(),
+        );
+        out.extend_from_slice(packet);
+    }
+}
+
+fn named(event: &mut Wire, kind: u64, name: u32, category: &str) {
+    event.uint(te::TYPE, kind);
+    event.uint(te::NAME_IID, u64::from(name) + 1);
+    let category = CATEGORIES.iter().position(|c| *c == category).map_or(0, |i| i as u64 + 1);
+    event.uint(te::CATEGORY_IIDS, category);
+}
+
+fn flows(event: &mut Wire, flows: &Flows) {
+    if let Some(id) = flows.through {
+        event.fixed64(te::FLOW_IDS, id);
+    }
+    if let Some(id) = flows.ends {
+        event.fixed64(te::TERMINATING_FLOW_IDS, id);
     }
 }
