@@ -60,8 +60,9 @@ pub(super) fn histogram(b: &Buckets) -> proto::Histogram {
 }
 
 /// Sparse `(index, count)` buckets (ascending) as spans of consecutive indices and
-/// each count's difference from the one before. No bucket at all is one empty span,
-/// which marks the histogram as native though it has no observations.
+/// each count's difference from the one before. No bucket at all is one empty span
+/// (offset 0, length 0): metrics.proto's marker of a native histogram without
+/// observations, so that it is not taken for a classic one.
 fn spans(buckets: &[(i32, u64)]) -> (Vec<BucketSpan>, Vec<i64>) {
     let mut spans: Vec<BucketSpan> = Vec::new();
     let mut deltas = Vec::with_capacity(buckets.len());

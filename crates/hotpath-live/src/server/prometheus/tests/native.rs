@@ -113,7 +113,7 @@ fn spans_join_consecutive_buckets_and_deltas_follow_counts() {
     assert_eq!(h.positive_delta, [4, -3, 0, 2, -2]);
     assert_eq!(buckets_of(&h.positive_span, &h.positive_delta), b.exponential);
     assert_eq!(h.zero_count, 2);
-    // No observation yet: one empty span, so the series is native from its first scrape.
+    // No observation yet: one empty span, metrics.proto's marker of an empty native histogram.
     let empty = histogram(&Buckets::new(vec![0; 9], 0, 0));
     assert_eq!((empty.positive_span, empty.positive_delta), (vec![BucketSpan { offset: 0, length: 0 }], vec![]));
 }
