@@ -1,7 +1,9 @@
-//! `/metrics` in the Prometheus text exposition format (version 0.0.4). Every
-//! section's families come from the typed model (`SectionData::metrics`); this file
-//! adds the process-level families and writes the text: label escaping, histogram
-//! buckets in seconds, one `# HELP`/`# TYPE` pair per family.
+//! `/metrics` in the Prometheus text exposition format (version 0.0.4), or in the
+//! protobuf format with native histograms when the scraper asks for it (`negotiate`,
+//! `protobuf`). Every section's families come from the typed model
+//! (`SectionData::metrics`); this file adds the process-level families and writes the
+//! text: label escaping, histogram buckets in seconds, one `# HELP`/`# TYPE` pair per
+//! family. Both formats serve the same families, labels and carried counts.
 //!
 //! Every series starts with the process labels (`HOTPATH_METRICS_LABELS`), and
 //! counters and histograms go on from where an earlier session of the process left
@@ -19,27 +21,40 @@ use hotpath_model::{Families, Family, MetricKind, Sample, BUCKET_BOUNDS_NS};
 use super::snapshot::Snapshot;
 use super::state::Stats;
 
-/// The content type Prometheus expects for this format.
-pub(crate) const CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
-
 mod carry;
 mod escape;
+mod negotiate;
+mod proto;
+mod protobuf;
 
 pub(crate) use carry::Exposition;
 use escape::escape;
+pub(crate) use negotiate::{negotiate, Format};
 
-/// The whole exposition.
-pub(crate) fn render(snapshot: &Snapshot, stats: &Stats, exposition: &Exposition) -> String {
+/// The whole exposition, in `format`.
+pub(crate) fn render(snapshot: &Snapshot, stats: &Stats, exposition: &Exposition, format: Format) -> Vec<u8> {
     let mut families = process(snapshot, stats);
     for (_, section) in snapshot.report.sections() {
         section.metrics(&mut families);
     }
     exposition.carry(snapshot.session, &mut families);
-    let mut out = String::with_capacity(4096);
-    for family in families.iter().filter(|f| !f.series.is_empty()) {
-        write_family(&mut out, family, &exposition.labels);
+    let served = families.iter().filter(|f| !f.series.is_empty());
+    match format {
+        Format::Text => {
+            let mut out = String::with_capacity(4096);
+            for family in served {
+                write_family(&mut out, family, &exposition.labels);
+            }
+            out.into_bytes()
+        }
+        Format::Protobuf => {
+            let mut out = Vec::with_capacity(4096);
+            for family in served {
+                protobuf::write_family(&mut out, family, &exposition.pairs);
+            }
+            out
+        }
     }
-    out
 }
 
 /// Families about the profiler and the process rather than a section.

@@ -66,14 +66,19 @@ fn builtin(request: &HttpRequest, state: &State) -> Response {
     let Some(snapshot) = (state.source)() else {
         return Response::error(503, "the profiling session has not started");
     };
-    // Rendered once per snapshot, path and query, and shared by every client asking.
-    let key = format!("{path}?{}", request.query);
+    // `/metrics` in the format the scraper's Accept header asks for (text otherwise).
+    let format = prometheus::negotiate(request.header("accept"));
+    // Rendered once per snapshot, path, query (and format), and shared by every client asking.
+    let key = match path {
+        "/metrics" => format!("{path}?{}#{}", request.query, format.key()),
+        _ => format!("{path}?{}", request.query),
+    };
     state.rendered.serve(&snapshot, &key, || match path {
         "/profiler_status" => Response::json(200, status(&snapshot, state.address, state.tokens.guarded()).to_string()),
         "/metrics" => Response::new(
             200,
-            prometheus::CONTENT_TYPE,
-            prometheus::render(&snapshot, &state.stats, &state.exposition).into_bytes(),
+            format.content_type(),
+            prometheus::render(&snapshot, &state.stats, &state.exposition, format),
         ),
         "/report" => Response::json(200, cut(&snapshot, &query).to_json(false)),
         _ => serve_section(&snapshot, &query, path),

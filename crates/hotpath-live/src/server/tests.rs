@@ -216,3 +216,31 @@ fn clients_that_do_not_read_hold_no_worker() {
     assert!(head.starts_with("HTTP/1.1 200 ") && length > 12 << 20, "{head}");
     assert_eq!(body.len(), length);
 }
+
+/// `/metrics` answers in the format each request's Accept header asks for, even when
+/// both are asked of one snapshot (the render cache keeps them apart).
+#[test]
+fn metrics_negotiates_protobuf_or_text() {
+    let address = server(None);
+    let fetch = |accept: &str| {
+        let mut stream = TcpStream::connect(address).unwrap();
+        stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        write!(stream, "GET /metrics HTTP/1.1\r\nHost: localhost\r\n{accept}\r\n").unwrap();
+        let mut reply = Vec::new();
+        stream.read_to_end(&mut reply).unwrap();
+        let end = reply.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+        (String::from_utf8_lossy(&reply[..end]).to_ascii_lowercase(), reply[end + 4..].to_vec())
+    };
+    let protobuf = "Accept: application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;\
+                    encoding=delimited,text/plain;version=0.0.4;q=0.5\r\n";
+    for _ in 0..2 {
+        let (head, body) = fetch(protobuf);
+        assert!(head.contains("content-type: application/vnd.google.protobuf; proto=io.prometheus.client.metricfamily; encoding=delimited"), "{head}");
+        assert!(!body.starts_with(b"# HELP"), "binary, not text");
+        let (head, body) = fetch("Accept: text/plain;version=0.0.4\r\n");
+        assert!(head.contains("content-type: text/plain; version=0.0.4"), "{head}");
+        assert!(body.starts_with(b"# HELP hotpath_info"), "{}", String::from_utf8_lossy(&body));
+        let (head, _) = fetch("");
+        assert!(head.contains("content-type: text/plain; version=0.0.4"), "{head}");
+    }
+}

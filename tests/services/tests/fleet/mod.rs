@@ -213,6 +213,11 @@ impl Prometheus {
     /// Runs `monitoring/prometheus.yml` with 1s intervals, `targets`, and the rule files
     /// by absolute path; data in `dir`.
     pub(crate) fn start(binary: &Path, monitoring: &Path, dir: &Path, targets: &[String]) -> Self {
+        Self::start_with(binary, monitoring, dir, targets, &[])
+    }
+
+    /// [`start`](Self::start) with more command-line flags (`--enable-feature=...`).
+    pub(crate) fn start_with(binary: &Path, monitoring: &Path, dir: &Path, targets: &[String], flags: &[&str]) -> Self {
         let shipped = std::fs::read_to_string(monitoring.join("prometheus.yml")).unwrap();
         let quoted: Vec<String> = targets.iter().map(|t| format!("\"{t}\"")).collect();
         let mut config = shipped.clone();
@@ -237,6 +242,7 @@ impl Prometheus {
             .arg(format!("--config.file={}", dir.join("prometheus.yml").display()))
             .arg(format!("--storage.tsdb.path={}", dir.join("data").display()))
             .arg(format!("--web.listen-address={address}"))
+            .args(flags)
             .stdout(log.try_clone().unwrap())
             .stderr(log)
             .spawn()

@@ -10,6 +10,8 @@
 //! otherwise it goes on by itself. What a session counted after its last scrape is
 //! not carried, and a zeroed series that overtook its old value before its first
 //! scrape looks like one that went on: counters stay monotonic and may miss those.
+//! A histogram's native buckets are carried the same way, bucket by bucket, so both
+//! exposition formats go on from the same counts.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher, RandomState};
@@ -32,6 +34,8 @@ type Key = u64;
 pub(crate) struct Exposition {
     /// `name="value"` strings, escaped once, put before each series' own labels.
     pub(crate) labels: Vec<String>,
+    /// The same labels unescaped, for the protobuf format.
+    pub(crate) pairs: Vec<(String, String)>,
     carry: Mutex<Carry>,
 }
 
@@ -39,21 +43,28 @@ pub(crate) struct Exposition {
 struct Carry {
     hasher: RandomState,
     session: u64,
-    /// Values last served in the current session, per series: a value, or a
-    /// histogram's cumulative buckets then its count and sum (ns).
-    last: HashMap<Key, Vec<f64>>,
+    /// Values last served in the current session, per series.
+    last: HashMap<Key, Counts>,
     /// The last values of the previous session, of series the current one has not
     /// served yet (each is decided once: zeroed or going on).
-    undecided: HashMap<Key, Vec<f64>>,
+    undecided: HashMap<Key, Counts>,
     /// What is added to each series: the last values before each zeroing.
-    base: HashMap<Key, Vec<f64>>,
+    base: HashMap<Key, Counts>,
+}
+
+/// A series' counts: a value, or a histogram's cumulative buckets then its count, sum
+/// (ns) and zero count, with its native buckets apart (sparse, by index).
+#[derive(Default)]
+struct Counts {
+    values: Vec<f64>,
+    exponential: Vec<(i32, u64)>,
 }
 
 impl Exposition {
     /// The process labels, in order (their names are checked by the session's config).
     pub(crate) fn new(labels: &[(String, String)]) -> Self {
-        let labels = labels.iter().map(|(n, v)| format!("{n}=\"{}\"", escape(v))).collect();
-        Self { labels, carry: Mutex::default() }
+        let escaped = labels.iter().map(|(n, v)| format!("{n}=\"{}\"", escape(v))).collect();
+        Self { labels: escaped, pairs: labels.to_vec(), carry: Mutex::default() }
     }
 
     /// Adds the carried counts of earlier sessions to the counters and histograms of
@@ -72,10 +83,10 @@ impl Exposition {
         for family in counted {
             for series in &mut family.series {
                 let key = carry.hasher.hash_one((family.name, &series.labels));
-                let raw = values(&series.sample);
+                let raw = counts(&series.sample);
                 if let Some(before) = carry.undecided.remove(&key) {
                     // Raw values, so a base added earlier shows as `before` minus it.
-                    if raw.iter().zip(&before).any(|(now, then)| now < then) {
+                    if went_down(&raw, &before) {
                         add(carry.base.entry(key).or_default(), &before);
                     }
                 }
@@ -88,34 +99,74 @@ impl Exposition {
     }
 }
 
-fn values(sample: &Sample) -> Vec<f64> {
+fn counts(sample: &Sample) -> Counts {
     match sample {
-        Sample::Value(v) => vec![*v],
-        Sample::Histogram(b) => b.cumulative.iter().chain([&b.count, &b.sum_ns]).map(|&n| n as f64).collect(),
+        Sample::Value(v) => Counts { values: vec![*v], exponential: Vec::new() },
+        Sample::Histogram(b) => Counts {
+            values: b.cumulative.iter().chain([&b.count, &b.sum_ns, &b.zero_count]).map(|&n| n as f64).collect(),
+            exponential: b.exponential.clone(),
+        },
     }
 }
 
-fn shift(sample: &mut Sample, base: &[f64]) {
+/// Whether any count of `before` is above its count in `now` (a native bucket gone
+/// counts as 0).
+fn went_down(now: &Counts, before: &Counts) -> bool {
+    let native = || {
+        before.exponential.iter().any(|(i, then)| {
+            let at = now.exponential.binary_search_by_key(i, |(j, _)| *j);
+            at.map_or(0, |k| now.exponential[k].1) < *then
+        })
+    };
+    now.values.iter().zip(&before.values).any(|(now, then)| now < then) || native()
+}
+
+fn shift(sample: &mut Sample, base: &Counts) {
+    let at = |k: usize| base.values.get(k).copied().unwrap_or(0.0);
     match sample {
-        Sample::Value(v) => *v += base.first().copied().unwrap_or(0.0),
+        Sample::Value(v) => *v += at(0),
         Sample::Histogram(b) => {
             let n = b.cumulative.len();
-            for (c, add) in b.cumulative.iter_mut().zip(base) {
+            for (c, add) in b.cumulative.iter_mut().zip(&base.values) {
                 *c += *add as u64;
             }
-            b.count += base.get(n).copied().unwrap_or(0.0) as u64;
-            b.sum_ns += base.get(n + 1).copied().unwrap_or(0.0) as u64;
+            b.count += at(n) as u64;
+            b.sum_ns += at(n + 1) as u64;
+            b.zero_count += at(n + 2) as u64;
+            b.exponential = merged(&b.exponential, &base.exponential);
         }
     }
 }
 
-fn add(into: &mut Vec<f64>, values: &[f64]) {
-    if into.len() < values.len() {
-        into.resize(values.len(), 0.0);
+fn add(into: &mut Counts, counts: &Counts) {
+    if into.values.len() < counts.values.len() {
+        into.values.resize(counts.values.len(), 0.0);
     }
-    for (a, v) in into.iter_mut().zip(values) {
+    for (a, v) in into.values.iter_mut().zip(&counts.values) {
         *a += v;
     }
+    into.exponential = merged(&into.exponential, &counts.exponential);
+}
+
+/// Two sparse bucket lists (ascending by index) added bucket by bucket.
+fn merged(a: &[(i32, u64)], b: &[(i32, u64)]) -> Vec<(i32, u64)> {
+    let mut out: Vec<(i32, u64)> = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        let from_a = j == b.len() || (i < a.len() && a[i].0 <= b[j].0);
+        let (index, count) = if from_a {
+            i += 1;
+            a[i - 1]
+        } else {
+            j += 1;
+            b[j - 1]
+        };
+        match out.last_mut() {
+            Some(last) if last.0 == index => last.1 += count,
+            _ => out.push((index, count)),
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -130,7 +181,9 @@ mod tests {
         let mut now = Family::new("g", MetricKind::Gauge, "g");
         now.value(&[("function", "f")], active);
         let mut hist = Family::new("h_seconds", MetricKind::Histogram, "h");
-        hist.histogram(&[("function", "f")], Some(&Buckets::new(vec![buckets; 9], buckets, buckets * 10)));
+        let native = vec![(-40, buckets), (7, 1)];
+        let b = Buckets::new(vec![buckets; 9], buckets, buckets * 10).with_exponential(buckets, native);
+        hist.histogram(&[("function", "f")], Some(&b));
         vec![time, now, hist]
     }
 
@@ -153,7 +206,9 @@ mod tests {
         // Session 2 counts from zero; the served counters go on from 7 and 4.
         let (calls, active, b) = served(&e, 2, 1.0, 3.0, 1);
         assert_eq!((calls, active), (8.0, 3.0));
-        assert_eq!((b.cumulative[0], b.count, b.sum_ns), (5, 5, 50));
+        assert_eq!((b.cumulative[0], b.count, b.sum_ns, b.zero_count), (5, 5, 50, 5));
+        // Native buckets go on too, bucket by bucket.
+        assert_eq!(b.exponential, [(-40, 5), (7, 2)]);
         assert_eq!(served(&e, 2, 2.0, 0.0, 2).0, 9.0);
         // A late snapshot of session 1 changes nothing carried.
         served(&e, 1, 100.0, 0.0, 100);
@@ -172,8 +227,31 @@ mod tests {
     }
 
     #[test]
+    fn a_native_bucket_that_went_down_is_a_zeroing() {
+        let e = Exposition::default();
+        let mut f = vec![Family::new("h_seconds", MetricKind::Histogram, "h")];
+        let one = Buckets::new(vec![2; 9], 2, 20).with_exponential(0, vec![(3, 1), (9, 1)]);
+        f[0].histogram(&[], Some(&one));
+        e.carry(1, &mut f);
+        // Same totals, but bucket 9 emptied: zeroed and counted again from zero.
+        let mut g = vec![Family::new("h_seconds", MetricKind::Histogram, "h")];
+        g[0].histogram(&[], Some(&Buckets::new(vec![2; 9], 2, 20).with_exponential(0, vec![(3, 2)])));
+        e.carry(2, &mut g);
+        let Sample::Histogram(b) = &g[0].series[0].sample else { unreachable!() };
+        assert_eq!((b.count, b.exponential.as_slice()), (4, [(3, 3), (9, 1)].as_slice()));
+    }
+
+    #[test]
+    fn sparse_buckets_add_by_index() {
+        assert_eq!(merged(&[(1, 1), (4, 2)], &[(0, 5), (4, 1), (6, 1)]), [(0, 5), (1, 1), (4, 3), (6, 1)]);
+        assert_eq!(merged(&[], &[(2, 1)]), [(2, 1)]);
+        assert!(merged(&[], &[]).is_empty());
+    }
+
+    #[test]
     fn labels_are_escaped_once() {
         let e = Exposition::new(&[("service".into(), "a\"b\\".into())]);
         assert_eq!(e.labels, ["service=\"a\\\"b\\\\\""]);
+        assert_eq!(e.pairs, [("service".to_string(), "a\"b\\".to_string())]);
     }
 }

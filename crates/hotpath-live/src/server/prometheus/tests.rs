@@ -8,8 +8,12 @@ use hotpath_model::*;
 
 use super::*;
 
+/// Three durations: 500 ns, 50 µs and 900 µs, and their native buckets (indices
+/// at schema 8; `exponential_index` of each).
 fn buckets() -> Option<Buckets> {
-    Some(Buckets::new(vec![0, 1, 1, 2, 3, 3, 3, 3, 3], 3, 1_500_000))
+    let native = [500e-9, 50e-6, 900e-6].map(exponential_index);
+    let b = Buckets::new(vec![0, 1, 1, 2, 3, 3, 3, 3, 3], 3, 1_500_000);
+    Some(b.with_exponential(0, native.iter().map(|i| (*i, 1)).collect()))
 }
 
 fn stats() -> DurationStats {
@@ -118,8 +122,15 @@ fn report() -> Report {
     r
 }
 
+mod native;
+
+/// The report rendered in `format` with the process labels of `exposition`.
+fn rendered(exposition: &Exposition, format: Format) -> Vec<u8> {
+    render(&Snapshot::new(report(), Duration::from_millis(1500)), &Stats::default(), exposition, format)
+}
+
 fn exposition() -> String {
-    render(&Snapshot::new(report(), Duration::from_millis(1500)), &Stats::default(), &Exposition::default())
+    String::from_utf8(rendered(&Exposition::default(), Format::Text)).unwrap()
 }
 
 #[test]
@@ -183,8 +194,7 @@ fn escapes_label_values() {
 #[test]
 fn process_labels_lead_every_series() {
     let labels = [("service".to_string(), "api \"v2\"".to_string()), ("zone".to_string(), "a".to_string())];
-    let text =
-        render(&Snapshot::new(report(), Duration::from_millis(1500)), &Stats::default(), &Exposition::new(&labels));
+    let text = String::from_utf8(rendered(&Exposition::new(&labels), Format::Text)).unwrap();
     let series: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
     assert!(!series.is_empty());
     for line in series {
