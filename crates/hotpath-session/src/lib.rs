@@ -19,7 +19,10 @@ mod signals;
 mod state;
 mod timeline;
 
-pub use config::{Format, MainConfig, SectionSpec, ServerSettings, Surface, DEFAULT_METRICS_PORT};
+pub use config::{
+    Format, MainConfig, OtlpEndpoint, OtlpSettings, SectionSpec, ServerSettings, Surface, DEFAULT_METRICS_PORT,
+    DEFAULT_OTLP_INTERVAL,
+};
 pub use end::End;
-pub use live::{register_live, LiveStarter};
+pub use live::{register_live, register_session_ending, LiveStarter, SessionEnding};
 pub use session::{snapshot, snapshot_live, snapshot_live_session, start_with_shutdown, uptime, MainGuard};

@@ -1,6 +1,8 @@
-//! The hook through which the live surfaces (HTTP server, Prometheus, MCP) start with
-//! a session, without the session depending on them: the live crate registers a
-//! starter before the session begins, and the session calls it once.
+//! The hook through which the live surfaces (HTTP server, Prometheus, MCP, the OTLP
+//! push) start with a session, without the session depending on them: the live crate
+//! registers a starter before the session begins, and the session calls it once; and
+//! a session-end hook, called before each final report while the session still
+//! answers live snapshots (the OTLP exporter's last push of the session).
 
 use std::sync::OnceLock;
 
@@ -9,21 +11,37 @@ use crate::config::ServerSettings;
 /// Starts the live surfaces for a session; an error is a warning for the report header.
 pub type LiveStarter = fn(&ServerSettings) -> Result<(), String>;
 
+/// Called with a session's id just before its final report is built.
+pub type SessionEnding = fn(u64);
+
 static STARTER: OnceLock<LiveStarter> = OnceLock::new();
+static ENDING: OnceLock<SessionEnding> = OnceLock::new();
 
 /// Registers the live surfaces; the first registration wins.
 pub fn register_live(starter: LiveStarter) {
     let _ = STARTER.set(starter);
 }
 
-/// Starts them, if registered and enabled.
+/// Registers the session-end hook; the first registration wins.
+pub fn register_session_ending(hook: SessionEnding) {
+    let _ = ENDING.set(hook);
+}
+
+/// Starts them, if registered and enabled (the server, or the OTLP export).
 pub(crate) fn start(settings: &ServerSettings) {
-    if !settings.enabled {
+    if !settings.enabled && settings.otlp.is_none() {
         return;
     }
     if let Some(start) = STARTER.get() {
         if let Err(message) = start(settings) {
             hotpath_engine::diag::warn_in_report(message);
         }
+    }
+}
+
+/// Tells the live surfaces that session `id` is about to write its final report.
+pub(crate) fn ending(id: u64) {
+    if let Some(hook) = ENDING.get() {
+        hook(id);
     }
 }

@@ -159,6 +159,9 @@ pub(crate) fn finish_session(id: u64, end: End) {
     // `process::exit` comes back here through the exit hook, on this thread).
     crate::hook::before_report(session.before_shutdown.as_ref(), end);
     drop(session);
+    // The live surfaces' last look at the session (bounded: the OTLP push waits at
+    // most a few seconds), while it still answers live snapshots.
+    crate::live::ending(id);
     // Taken under the locks: of two ends racing, one reports, and the other waits for
     // its report (a signal's end re-raises, an exit's end exits, once it returns).
     let me = std::thread::current().id();

@@ -20,6 +20,9 @@
 //! - `auth`: the constant-time bearer-token check, with the tokens of the path's surface.
 //! - `mount`: the plug-in point for other handlers (`/mcp`).
 //! - `state`: what the workers share.
+//!
+//! The OTLP push (`crate::otlp`) reads the same snapshots and families; it is no part
+//! of the server and runs with the server off too.
 
 mod auth;
 mod conn;
@@ -52,10 +55,8 @@ pub(crate) use debug_logs::keep as keep_debug_logs;
 pub(crate) use debug_logs::{keep_rows as keep_row_logs, LOGGED_SECTIONS};
 #[cfg(feature = "mcp")]
 pub(crate) use routes::status;
-#[cfg(feature = "mcp")]
-pub(crate) use snapshot::live as live_snapshot;
-#[cfg(any(test, feature = "mcp"))]
-pub(crate) use snapshot::Snapshot;
+// The OTLP exporter reads the same snapshots.
+pub(crate) use snapshot::{fresh as fresh_snapshot, live as live_snapshot, Snapshot};
 #[cfg(feature = "mcp")]
 pub(crate) use state::bound;
 pub(crate) use state::{State, Stats};

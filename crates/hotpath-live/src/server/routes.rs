@@ -140,6 +140,7 @@ pub(crate) fn status(snapshot: &Snapshot, address: std::net::SocketAddr, auth: b
         "dropped": meta.dropped,
         "warnings": meta.warnings,
         "timeline": timeline_status(),
+        "otlp": crate::otlp_stats::status(),
     })
 }
 

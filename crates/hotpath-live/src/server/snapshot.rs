@@ -48,6 +48,16 @@ pub(crate) fn live() -> Option<Arc<Snapshot>> {
     if let Some(s) = cache.as_ref().filter(|s| s.taken.elapsed() < MAX_AGE) {
         return Some(Arc::clone(s));
     }
+    build(&mut cache)
+}
+
+/// A snapshot taken now, whatever the cache holds (the OTLP exporter's last push
+/// of a session must count every call up to its end).
+pub(crate) fn fresh() -> Option<Arc<Snapshot>> {
+    build(&mut lock(&CACHE))
+}
+
+fn build(cache: &mut Option<Arc<Snapshot>>) -> Option<Arc<Snapshot>> {
     let (session, report) = hotpath_session::snapshot_live_session()?;
     let snapshot =
         Arc::new(Snapshot { session, ..Snapshot::new(report, hotpath_session::uptime().unwrap_or_default()) });

@@ -150,6 +150,7 @@ fn status_without_sections() {
     assert!(text.contains("section functions_timing not available: no measured function"), "{text}");
     // No session turned the recorder on in this process.
     assert_eq!(body["timeline"]["on"], false, "{body}");
+    assert!(body["otlp"].is_null(), "no OTLP export was asked for: {body}");
     let (status, text) = get(address, "/timeline?format=json", "");
     assert_eq!(status, 409, "{text}");
     assert!(text.contains("409 Conflict") && text.contains("HOTPATH_TIMELINE=on"), "{text}");

@@ -84,6 +84,21 @@ impl MainConfig {
         self
     }
 
+    /// Pushes metrics to this OTLP/HTTP endpoint (`http://collector:4318`, or a full
+    /// `.../v1/metrics` URL); `HOTPATH_OTLP_ENDPOINT` beats it.
+    pub fn otlp_endpoint(mut self, url: &str) -> Self {
+        self.otlp_endpoint = Some(url.to_string());
+        self
+    }
+
+    /// Time between OTLP pushes (100 ms to 1 h, default 10 s; others are ignored);
+    /// `HOTPATH_OTLP_INTERVAL` beats it.
+    pub fn otlp_interval(mut self, interval: std::time::Duration) -> Self {
+        let ok = (std::time::Duration::from_millis(100)..=std::time::Duration::from_secs(3600)).contains(&interval);
+        self.otlp_interval = ok.then_some(interval).or(self.otlp_interval);
+        self
+    }
+
     /// Runs `f` once, before the final report is built.
     pub fn before_shutdown(mut self, f: impl FnOnce() + Send + 'static) -> Self {
         self.before_shutdown = Some(Arc::new(Mutex::new(Some(Box::new(f)))));

@@ -8,6 +8,8 @@ mod limits;
 #[cfg(test)]
 mod list_tests;
 mod main_params;
+mod otlp;
+mod otlp_vars;
 mod overlay;
 mod report_vars;
 #[cfg(test)]
@@ -30,6 +32,7 @@ use std::sync::{Arc, Mutex};
 use hotpath_engine::options::Options;
 
 pub(crate) use limits::{group as limit_group, groups as limit_groups, Limits};
+pub use otlp::{OtlpEndpoint, OtlpSettings, DEFAULT_OTLP_INTERVAL};
 pub use server::{ServerSettings, Surface, DEFAULT_METRICS_PORT};
 pub use spec::SectionSpec;
 
@@ -60,6 +63,9 @@ pub struct MainConfig {
     timeline_output: Option<PathBuf>,
     /// Process labels for `/metrics` (`HOTPATH_METRICS_LABELS` beats a name given here).
     metrics_labels: Vec<(String, String)>,
+    /// OTLP export (`HOTPATH_OTLP_ENDPOINT` and `HOTPATH_OTLP_INTERVAL` beat these).
+    otlp_endpoint: Option<String>,
+    otlp_interval: Option<std::time::Duration>,
 }
 
 impl std::fmt::Debug for MainConfig {
@@ -198,6 +204,8 @@ pub(crate) struct Config {
     pub(crate) compact_tables: bool,
     /// Environment rates: the global one, then per instrument.
     pub(crate) env_sampling: (Option<f64>, [Option<f64>; 6]),
+    /// The OTLP export's pieces, assembled into `server.otlp` at the end of `resolve`.
+    pub(crate) otlp: otlp::OtlpParts,
 }
 
 impl Config {
@@ -231,6 +239,7 @@ impl Config {
             shutdown_ms: None,
             compact_tables: false,
             env_sampling: (None, [None; 6]),
+            otlp: otlp::OtlpParts { interval: main.otlp_interval, ..Default::default() },
         };
         let mut warnings: Vec<String> =
             main.unknown_sections.iter().map(|n| format!("unknown report section {n:?}; ignored")).collect();
@@ -243,7 +252,14 @@ impl Config {
                 Err(why) => warnings.push(format!("metrics label {name}={value:?}: {why}; ignored")),
             }
         }
+        if let Some(url) = &main.otlp_endpoint {
+            match otlp::OtlpEndpoint::parse(url) {
+                Ok(endpoint) => config.otlp.endpoint = Some(endpoint),
+                Err(why) => warnings.push(format!("OTLP endpoint {url:?} {why}; no OTLP export")),
+            }
+        }
         warnings.extend(overlay::apply(&mut config, env));
+        config.server.otlp = config.otlp.settings(&config.server.labels, &mut warnings);
         // Per-instrument environment, then the global environment rate, then the
         // builder's per-instrument, then the builder's global one.
         for kind in 0..6 {

@@ -8,6 +8,7 @@ use std::ffi::OsString;
 use hotpath_engine::sampling::Sampled;
 use hotpath_model::Section;
 
+use super::otlp_vars::OTLP_VARIABLES;
 use super::report_vars::REPORT_VARIABLES;
 use super::seed_vars::{SEED_VARIABLES, UNUSED};
 use super::server_vars::SERVER_VARIABLES;
@@ -187,9 +188,8 @@ pub(super) fn apply(config: &mut Config, env: impl Fn(&str) -> Option<OsString>)
             warnings.push(format!("{name}{shown} {problem}; using {}", kept(config)));
         }
     };
-    for v in
-        VARIABLES.iter().chain(SERVER_VARIABLES).chain(REPORT_VARIABLES).chain(TIMELINE_VARIABLES).chain(SEED_VARIABLES)
-    {
+    let tables = [VARIABLES, SERVER_VARIABLES, OTLP_VARIABLES, REPORT_VARIABLES, TIMELINE_VARIABLES, SEED_VARIABLES];
+    for v in tables.iter().flat_map(|t| t.iter()) {
         one(v.name, v.secret, &v.apply, &v.kept);
     }
     for u in UNUSED {

@@ -75,6 +75,9 @@ pub struct ServerSettings {
     /// Process labels on every series of `/metrics` (`HOTPATH_METRICS_LABELS`, the
     /// builder's `metrics_label`): valid names, none reserved, in the order given.
     pub labels: Vec<(String, String)>,
+    /// OTLP metrics export (`HOTPATH_OTLP_ENDPOINT`), independent of `enabled`: the
+    /// push needs no port of the program's.
+    pub otlp: Option<super::OtlpSettings>,
 }
 
 impl Default for ServerSettings {
@@ -88,6 +91,7 @@ impl Default for ServerSettings {
             surface_tokens: [None, None, None],
             refuse_all: false,
             labels: Vec::new(),
+            otlp: None,
         }
     }
 }

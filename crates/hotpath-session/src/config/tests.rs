@@ -305,3 +305,28 @@ fn metrics_labels_from_builder_then_environment() {
     );
     assert_eq!(c.server.labels, [("ok".to_string(), "1".to_string())]);
 }
+
+#[test]
+fn otlp_export_from_builder_then_environment() {
+    use std::time::Duration;
+    let main = MainConfig::new("m").otlp_endpoint("http://a:4318").otlp_interval(Duration::from_secs(2));
+    let (c, w) = resolve(main.clone(), &[("OTEL_RESOURCE_ATTRIBUTES", "x=%zz")]);
+    let otlp = c.server.otlp.expect("on from the builder");
+    assert_eq!((otlp.endpoint.url().as_str(), otlp.interval), ("http://a:4318/v1/metrics", Duration::from_secs(2)));
+    assert!(w.len() == 1 && w[0].starts_with("OTEL_RESOURCE_ATTRIBUTES=\"x=%zz\" has a bad"), "{w:?}");
+    let vars = [("HOTPATH_OTLP_ENDPOINT", "http://b:1/v1/metrics"), ("HOTPATH_OTLP_INTERVAL", "300ms")];
+    let (c, w) = resolve(main.clone(), &vars);
+    let otlp = c.server.otlp.unwrap();
+    assert_eq!((otlp.endpoint.host.as_str(), otlp.interval, w.len()), ("b", Duration::from_millis(300), 0));
+    // A bad environment value keeps the builder's; https is refused, saying why.
+    let (c, w) = resolve(main, &[("HOTPATH_OTLP_ENDPOINT", "https://b"), ("HOTPATH_OTLP_INTERVAL", "1ms")]);
+    assert_eq!(c.server.otlp.unwrap().endpoint.host, "a");
+    assert!(
+        w[0].starts_with("HOTPATH_OTLP_ENDPOINT=\"https://b\" is https")
+            && w[0].ends_with("using http://a:4318/v1/metrics")
+    );
+    assert!(w[1].starts_with("HOTPATH_OTLP_INTERVAL=\"1ms\" is not a duration"), "{w:?}");
+    // Off without an endpoint, and OpenTelemetry's variables are then none of hotpath's business.
+    let (c, w) = resolve(MainConfig::new("m"), &[("OTEL_RESOURCE_ATTRIBUTES", "x=%zz")]);
+    assert!(c.server.otlp.is_none() && w.is_empty(), "{w:?}");
+}

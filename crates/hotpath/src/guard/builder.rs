@@ -152,6 +152,33 @@ impl HotpathGuardBuilder {
         self
     }
 
+    /// Pushes metrics to an OTLP/HTTP endpoint every 10 s (`otlp_interval`): a base
+    /// URL such as `http://localhost:4318` (`/v1/metrics` is appended) or a full
+    /// `.../v1/metrics` one; plain `http://` only. `HOTPATH_OTLP_ENDPOINT` beats it.
+    #[allow(unused_mut)]
+    pub fn otlp_endpoint(mut self, url: &str) -> Self {
+        #[cfg(feature = "hotpath")]
+        {
+            self.config = self.config.otlp_endpoint(url);
+        }
+        #[cfg(not(feature = "hotpath"))]
+        let _ = url;
+        self
+    }
+
+    /// Time between OTLP pushes, 100 ms to 1 h (default 10 s; others are ignored);
+    /// `HOTPATH_OTLP_INTERVAL` beats it.
+    #[allow(unused_mut)]
+    pub fn otlp_interval(mut self, interval: std::time::Duration) -> Self {
+        #[cfg(feature = "hotpath")]
+        {
+            self.config = self.config.otlp_interval(interval);
+        }
+        #[cfg(not(feature = "hotpath"))]
+        let _ = interval;
+        self
+    }
+
     /// Writes the timeline to this file when the session ends, and turns the recorder
     /// on: `.json` is Chrome trace-event JSON, any other name Perfetto protobuf (a
     /// relative path is taken from the current directory now);
