@@ -29,6 +29,8 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for CountingAllocator<A> {
         let ptr = unsafe { self.inner.alloc(layout) };
         if !ptr.is_null() {
             counters::allocated(layout.size());
+            #[cfg(feature = "heap")]
+            crate::heap::allocated(ptr, layout.size());
         }
         ptr
     }
@@ -39,12 +41,17 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for CountingAllocator<A> {
         let ptr = unsafe { self.inner.alloc_zeroed(layout) };
         if !ptr.is_null() {
             counters::allocated(layout.size());
+            #[cfg(feature = "heap")]
+            crate::heap::allocated(ptr, layout.size());
         }
         ptr
     }
 
     #[inline]
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // The sample leaves the table before the block can be handed out again.
+        #[cfg(feature = "heap")]
+        crate::heap::freed(ptr);
         // SAFETY: `ptr` came from this allocator, that is from `A`, with `layout`.
         unsafe { self.inner.dealloc(ptr, layout) };
         counters::freed(layout.size());
@@ -53,8 +60,12 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for CountingAllocator<A> {
     /// Counted as freeing the old block and allocating the new one.
     #[inline]
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        #[cfg(feature = "heap")]
+        let kept = crate::heap::realloc_take(ptr);
         // SAFETY: `ptr` came from `A` with `layout`; the caller's contract is `A::realloc`'s.
         let new = unsafe { self.inner.realloc(ptr, layout, new_size) };
+        #[cfg(feature = "heap")]
+        crate::heap::realloc_done(ptr, new, new_size, kept);
         if !new.is_null() {
             counters::freed(layout.size());
             counters::allocated(new_size);
