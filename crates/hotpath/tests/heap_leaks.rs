@@ -9,6 +9,7 @@ mod common;
 
 use std::io::Read;
 
+use common::live::Live;
 use common::{command, json_report, run, stderr};
 
 /// pprof's profile.proto, the fields this test reads, declared independently of the runtime.
@@ -197,4 +198,33 @@ fn a_growing_cache_is_flagged_and_a_steady_one_is_not() {
     let row = cache_row(&steady);
     assert_eq!(row["growing"], false, "{row:#}");
     assert!(steady["rows"].as_array().unwrap().iter().all(|r| r["growing"] == false), "{steady:#}");
+}
+
+#[test]
+fn the_live_heap_is_served_as_json_and_metrics() {
+    let mut cmd = command("case_heap_growth");
+    cmd.args(["grow", "serve"])
+        .env_remove("HOTPATH_METRICS_SERVER_OFF")
+        .env("HOTPATH_METRICS_PORT", "0")
+        .env("HOTPATH_OUTPUT_FORMAT", "none")
+        .env("HOTPATH_HEAP_SAMPLE_BYTES", "32768");
+    let live = Live::start(cmd);
+    let serving = std::time::Duration::from_secs(120);
+    while live.stderr.recv_timeout(serving).expect("the program reaches its serving state")
+        != "case_heap_growth: serving"
+    {}
+    // Every report built is a snapshot: the first live one follows the program's twelve,
+    // so the cache's window (the last 8) still grew in 6 of its 7 steps.
+    let metrics = live.get("/metrics", "").body;
+    let line = metrics
+        .lines()
+        .find(|l| l.starts_with("hotpath_heap_live_bytes{") && l.contains("case_heap_growth::cache_entry"))
+        .unwrap_or_else(|| panic!("no live bytes series:\n{metrics}"));
+    assert!(line.contains("stack=\"case_heap_growth::cache_entry ("), "{line}");
+    let growing = metrics.lines().find(|l| l.starts_with("hotpath_heap_growing{") && l.contains("cache_entry"));
+    assert!(growing.is_some_and(|l| l.ends_with(" 1")), "{metrics}");
+    let heap = live.json("/heap");
+    let row = cache_row(&heap);
+    let (low, high) = (row["live_bytes_low"].as_u64().unwrap(), row["live_bytes_high"].as_u64().unwrap());
+    assert!(low <= 12 * 1000 * 1024 && 12 * 1000 * 1024 <= high, "{row:#}");
 }

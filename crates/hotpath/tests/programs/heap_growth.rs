@@ -1,7 +1,8 @@
 //! A cache that grows by 1,000 entries of 1 KiB per round (`grow`), or one filled
 //! once and then only read while other allocations come and go (`steady`): twelve
 //! rounds, each ended by a snapshot the program takes itself, so the growth flag is
-//! judged on snapshot counts and never on time.
+//! judged on snapshot counts and never on time. With `serve` as a second argument it
+//! then waits 60 s holding the cache, for the live surfaces (the test kills it).
 
 use std::hint::black_box;
 
@@ -34,6 +35,10 @@ fn main() {
         let _ = hotpath::__private::snapshot();
     }
     black_box((sum, cache.len()));
+    if std::env::args().any(|a| a == "serve") {
+        eprintln!("case_heap_growth: serving");
+        std::thread::sleep(std::time::Duration::from_secs(60));
+    }
     // Still live in the exit report, so it shows the cache's history too.
     std::mem::forget(cache);
 }
