@@ -109,6 +109,11 @@ fn a_leak_in_churn_is_named_with_its_line_and_its_true_size_in_the_interval() {
     let objects = (top["live_objects_low"].as_u64().unwrap(), top["live_objects_high"].as_u64().unwrap());
     assert!(objects.0 <= 20_000 && 20_000 <= objects.1, "{objects:?}");
     assert_eq!(heap["confidence"], 0.95);
+    // Per measured function: `round` (the only one) holds the leak.
+    let main = &heap["functions"][0];
+    assert_eq!(main["name"], "case_heap_leak::round", "{heap:#}");
+    let (low, high) = (main["live_bytes_low"].as_u64().unwrap(), main["live_bytes_high"].as_u64().unwrap());
+    assert!(low <= LEAKED_BYTES && LEAKED_BYTES <= high, "{main:#}");
     // A million allocations from the churn sites, all freed: none is live.
     for row in rows {
         let function = row["function"].as_str().unwrap();

@@ -6,10 +6,10 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::Ordering;
 use std::sync::Mutex;
 
-use hotpath_model::sections::heap::{Heap, HeapStack};
+use hotpath_model::sections::heap::{Heap, HeapFunction, HeapStack};
 
 use super::estimate::Estimate;
-use super::stacks::{Frame, Symbols};
+use super::stacks::{Frame, Symbols, SHOWN};
 use super::{sampler, table};
 use crate::options::Options;
 use crate::sync::lock;
@@ -44,25 +44,45 @@ pub(crate) struct Group {
     pub(crate) estimate: Estimate,
 }
 
-/// Live samples grouped by named stack, allow-listed stacks apart: `(groups, ignored)`.
-pub(crate) fn groups(ignore: &[String]) -> (Vec<Group>, Estimate) {
+/// Live samples grouped by named stack (its first [`SHOWN`] frames), allow-listed
+/// stacks apart, and per measured function on the whole stack: `(groups, ignored,
+/// functions)`.
+pub(crate) fn groups(ignore: &[String], measured: &[String]) -> (Vec<Group>, Estimate, Vec<(String, Estimate)>) {
     let mean = sampler::mean_bytes();
     let mut guard = lock(&STATE);
     let state = guard.get_or_insert_with(State::default);
     let mut by_stack: HashMap<Vec<Frame>, Group> = HashMap::new();
     let mut ignored = Estimate::default();
+    let mut functions: HashMap<&str, Estimate> = HashMap::new();
     for sample in table::live() {
-        let (frames, skip) = state.symbols.stack(sample.frames(), ignore);
+        let (mut frames, skip) = state.symbols.stack(sample.frames(), ignore);
         if skip {
             ignored.add(sample.size, mean);
             continue;
         }
+        let mut seen: Vec<&str> = Vec::new();
+        for name in frames.iter().filter_map(|f| measured_name(f, measured)) {
+            if !seen.contains(&name) {
+                seen.push(name);
+                functions.entry(name).or_default().add(sample.size, mean);
+            }
+        }
+        frames.truncate(SHOWN);
         let group = by_stack.entry(frames.clone()).or_insert_with(|| Group { frames, estimate: Estimate::default() });
         group.estimate.add(sample.size, mean);
     }
     let mut groups: Vec<Group> = by_stack.into_values().collect();
     groups.sort_by(|a, b| b.estimate.bytes.total_cmp(&a.estimate.bytes));
-    (groups, ignored)
+    let mut functions: Vec<(String, Estimate)> = functions.into_iter().map(|(n, e)| (n.to_string(), e)).collect();
+    functions.sort_by(|a, b| b.1.bytes.total_cmp(&a.1.bytes));
+    (groups, ignored, functions)
+}
+
+/// The measured function `frame` is, if any: by its full path, or by the last segment
+/// of the path for an inlined frame that debug info names bare.
+fn measured_name<'m>(frame: &Frame, measured: &'m [String]) -> Option<&'m str> {
+    let f = frame.function.as_str();
+    measured.iter().find(|m| *m == f || (!f.contains("::") && m.rsplit("::").next() == Some(f))).map(String::as_str)
 }
 
 /// The section; `None` when heap sampling never started.
@@ -70,7 +90,10 @@ pub(crate) fn section(options: &Options) -> Option<Heap> {
     if !sampler::started() {
         return None;
     }
-    let (groups, ignored) = groups(&options.heap_ignore);
+    let mut measured: Vec<String> = crate::record::registered_sites().iter().skip(1).map(|s| s.name()).collect();
+    measured.sort();
+    measured.dedup();
+    let (groups, ignored, functions) = groups(&options.heap_ignore, &measured);
     let mut total = Estimate::default();
     let mut rows: Vec<HeapStack> = Vec::with_capacity(groups.len());
     for group in &groups {
@@ -93,6 +116,10 @@ pub(crate) fn section(options: &Options) -> Option<Heap> {
     section.total_stacks = total_stacks;
     section.files = lock(&WRITTEN).clone();
     section.rows = rows;
+    section.functions = functions.iter().map(|(name, e)| function_row(name, e)).collect();
+    if options.limit > 0 {
+        section.functions.truncate(options.limit);
+    }
     Some(section)
 }
 
@@ -111,6 +138,16 @@ fn row(group: &Group) -> HeapStack {
     (row.live_bytes_low, row.live_bytes_high) = e.interval(e.bytes);
     row.live_objects = e.objects.round() as u64;
     (row.live_objects_low, row.live_objects_high) = e.interval(e.objects);
+    row
+}
+
+fn function_row(name: &str, e: &Estimate) -> HeapFunction {
+    let mut row = HeapFunction::default();
+    row.name = name.to_string();
+    row.samples = e.samples;
+    row.live_bytes = e.bytes.round() as u64;
+    (row.live_bytes_low, row.live_bytes_high) = e.interval(e.bytes);
+    row.live_objects = e.objects.round() as u64;
     row
 }
 

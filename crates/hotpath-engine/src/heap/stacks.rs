@@ -88,8 +88,8 @@ impl Symbols {
     }
 
     /// The named stack of raw return addresses (leaf first): the allocating frame
-    /// first, then its callers, at most [`SHOWN`] frames, and whether any frame of
-    /// the whole stack starts with one of `ignore`.
+    /// first, then all its callers, and whether any frame of the whole stack starts
+    /// with one of `ignore`.
     pub(crate) fn stack(&mut self, raw: &[u64], ignore: &[String]) -> (Vec<Frame>, bool) {
         let mut all: Vec<Frame> = Vec::new();
         for &address in raw {
@@ -107,7 +107,7 @@ impl Symbols {
         };
         let site = user.iter().position(|f| !library(f)).unwrap_or(0);
         let ignored = user.iter().any(|f| ignore.iter().any(|p| bare(&f.function).starts_with(p.as_str())));
-        (user.iter().skip(site).take(SHOWN).cloned().collect(), ignored)
+        (user.iter().skip(site).cloned().collect(), ignored)
     }
 }
 
@@ -177,6 +177,7 @@ mod tests {
         }
         let raw: Vec<u64> = (0..names.len() as u64).map(|i| i * 16).collect();
         let (frames, ignored) = symbols.stack(&raw, &["lazy_static".into()]);
+        assert!(frames.len() <= SHOWN);
         let got: Vec<&str> = frames.iter().map(|f| f.function.as_str()).collect();
         assert_eq!(got, ["app::cache::fill", "hotpath_engine::futures::poll", "app::main"]);
         assert_eq!(frames[0].label(), "app::cache::fill (src/main.rs:7)");

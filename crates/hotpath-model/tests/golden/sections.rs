@@ -216,5 +216,13 @@ pub(crate) fn heap_sample() -> hotpath_model::Heap {
     heap.total_stacks = 1;
     heap.files = vec!["profiles/hotpath-heap.pb.gz".into(), "profiles/hotpath-heap.svg".into()];
     heap.rows = vec![row];
+    let mut function = hotpath_model::sections::heap::HeapFunction::default();
+    function.name = "demo::main".into();
+    function.samples = 312;
+    function.live_bytes = 20_610_412;
+    function.live_bytes_low = 18_391_218;
+    function.live_bytes_high = 23_016_933;
+    function.live_objects = 20_127;
+    heap.functions = vec![function];
     heap
 }

@@ -26,15 +26,23 @@ fn churn_vecs(i: usize) -> usize {
     black_box(&v).len()
 }
 
+/// One round of churn, and a leak every 25th: the measured function that holds the leak.
+#[hotpath::measure]
+#[inline(never)]
+fn round(i: usize) -> usize {
+    churn_small(i);
+    let kept = churn_vecs(i);
+    if i % 25 == 0 {
+        black_box(leak_site());
+    }
+    kept
+}
+
 #[hotpath::main]
 fn main() {
     let mut kept = 0usize;
     for i in 0..500_000 {
-        churn_small(i);
-        kept += churn_vecs(i);
-        if i % 25 == 0 {
-            black_box(leak_site());
-        }
+        kept += round(i);
     }
     black_box(kept);
 }

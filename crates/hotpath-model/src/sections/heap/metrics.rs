@@ -31,7 +31,15 @@ impl SectionData for Heap {
             live.value(&l, row.live_bytes as f64);
             growing.value(&l, if row.growing { 1.0 } else { 0.0 });
         }
-        out.extend([total, live, growing]);
+        let mut per_function = Family::new(
+            "hotpath_heap_function_live_bytes",
+            MetricKind::Gauge,
+            "Estimated live heap bytes allocated under each measured function (inclusive).",
+        );
+        for row in &self.functions {
+            per_function.value(&[("function", row.name.as_str())], row.live_bytes as f64);
+        }
+        out.extend([total, live, growing, per_function]);
     }
 
     fn row_names(&self) -> Vec<&str> {

@@ -39,6 +39,27 @@ pub struct Heap {
     pub files: Vec<String>,
     /// Rows after focus and limit, most live bytes first.
     pub rows: Vec<HeapStack>,
+    /// Live allocations per measured function anywhere on their stacks (inclusive: a
+    /// stack counts once for each measured function it passes through), most bytes first.
+    pub functions: Vec<HeapFunction>,
+}
+
+/// Live allocations made while a measured function was on the stack.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct HeapFunction {
+    /// Display name, as in `functions_timing`.
+    pub name: String,
+    /// Live sampled allocations.
+    pub samples: u64,
+    /// Estimated live bytes.
+    pub live_bytes: u64,
+    /// Lower end of the interval of `live_bytes`.
+    pub live_bytes_low: u64,
+    /// Upper end of the interval of `live_bytes`.
+    pub live_bytes_high: u64,
+    /// Estimated live objects.
+    pub live_objects: u64,
 }
 
 /// Live allocations of one allocation stack.
