@@ -65,7 +65,7 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for CountingAllocator<A> {
         // SAFETY: `ptr` came from `A` with `layout`; the caller's contract is `A::realloc`'s.
         let new = unsafe { self.inner.realloc(ptr, layout, new_size) };
         #[cfg(feature = "heap")]
-        crate::heap::realloc_done(ptr, new, new_size, kept);
+        crate::heap::realloc_done(ptr, new, layout.size(), new_size, kept);
         if !new.is_null() {
             counters::freed(layout.size());
             counters::allocated(new_size);

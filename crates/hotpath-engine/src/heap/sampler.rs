@@ -62,15 +62,21 @@ thread_local! {
 /// Called after every successful allocation of `size` bytes at `ptr`.
 #[inline(always)]
 pub(crate) fn allocated(ptr: *mut u8, size: usize) {
+    counted(ptr, size, size);
+}
+
+/// Counts `counted` bytes down; on a crossing, samples the block at `ptr` of `size` bytes.
+#[inline(always)]
+fn counted(ptr: *mut u8, counted: usize, size: usize) {
     let crossed = COUNTDOWN
         .try_with(|c| {
-            let left = c.left.get() - size as i64;
+            let left = c.left.get() - counted as i64;
             c.left.set(left);
             left < 0
         })
         .unwrap_or(false);
     if crossed {
-        crossing(ptr as usize, size);
+        crossing(ptr as usize, counted, size);
     }
 }
 
@@ -93,10 +99,12 @@ pub(crate) fn realloc_take(old: *mut u8) -> Option<Sample> {
 }
 
 /// After a realloc: a sampled block keeps its sample (and stack) under its new
-/// address and size; an unsampled one counts as an allocation of `new_size`. A failed
-/// realloc (`new` null) leaves the old block, and its sample, where they were.
+/// address and size; an unsampled one counts only the bytes it grew by, so a block
+/// grown step by step to `s` bytes has been counted `s` bytes in all and is sampled
+/// with probability `1 - exp(-s/T)`, as the estimate assumes. A failed realloc (`new`
+/// null) leaves the old block, and its sample, where they were.
 #[inline(always)]
-pub(crate) fn realloc_done(old: *mut u8, new: *mut u8, new_size: usize, kept: Option<Sample>) {
+pub(crate) fn realloc_done(old: *mut u8, new: *mut u8, old_size: usize, new_size: usize, kept: Option<Sample>) {
     match kept {
         Some(mut sample) if !new.is_null() => {
             sample.size = new_size;
@@ -105,7 +113,7 @@ pub(crate) fn realloc_done(old: *mut u8, new: *mut u8, new_size: usize, kept: Op
         Some(sample) => {
             table::insert(old as usize, &sample);
         }
-        None if !new.is_null() => allocated(new, new_size),
+        None if !new.is_null() && new_size > old_size => counted(new, new_size - old_size, new_size),
         None => {}
     }
 }
@@ -115,14 +123,14 @@ pub(crate) fn realloc_done(old: *mut u8, new: *mut u8, new_size: usize, kept: Op
 /// sampling is off, or the profiler itself allocated it.
 #[cold]
 #[inline(never)]
-fn crossing(addr: usize, size: usize) {
+fn crossing(addr: usize, counted: usize, size: usize) {
     let sampled = COUNTDOWN.try_with(|c| {
         let mean = MEAN.load(Ordering::Relaxed);
         if c.rng.get() == 0 {
             // First crossing: the countdown starts here, before this allocation.
             let n = SEEDS.fetch_add(1, Ordering::Relaxed) + 1;
             c.rng.set(n.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
-            let left = draw(&c.rng, mean) - size as i64;
+            let left = draw(&c.rng, mean) - counted as i64;
             c.left.set(left);
             if left >= 0 {
                 return false;
