@@ -102,4 +102,36 @@ mod tests {
         .join()
         .unwrap();
     }
+
+    /// With heap sampling on (every allocation sampled here), a sampled block is in
+    /// the live table under its address, a realloc moves its sample to the new address
+    /// and size, a failed one leaves it, and a free takes it out.
+    #[cfg(feature = "heap")]
+    #[test]
+    fn heap_samples_follow_realloc_and_free() {
+        use crate::heap::testing::{sample_everything, size_at};
+        sample_everything();
+        let allocator = CountingAllocator::new(System);
+        std::thread::spawn(move || {
+            let layout = Layout::from_size_align(4096, 8).unwrap();
+            // SAFETY: non-zero-size layouts; each block is freed once with the layout it
+            // was (re)allocated with; the failed realloc asks for more than can exist.
+            unsafe {
+                let a = allocator.alloc(layout);
+                assert_eq!(size_at(a as usize), Some(4096), "sampled");
+                let failed = allocator.realloc(a, layout, isize::MAX as usize - 4096);
+                assert!(failed.is_null());
+                assert_eq!(size_at(a as usize), Some(4096), "a failed realloc keeps the sample");
+                let b = allocator.realloc(a, layout, 1 << 20);
+                assert_eq!(size_at(b as usize), Some(1 << 20), "moved, with its new size");
+                if b != a {
+                    assert_eq!(size_at(a as usize), None);
+                }
+                allocator.dealloc(b, Layout::from_size_align(1 << 20, 8).unwrap());
+                assert_eq!(size_at(b as usize), None, "freed");
+            }
+        })
+        .join()
+        .unwrap();
+    }
 }

@@ -44,3 +44,13 @@ pub(crate) fn finish(options: &Options) {
         }
     }
 }
+
+/// Test access: sample every allocation from now on (mean 1 byte), and the size of
+/// the live sample at an address.
+#[cfg(test)]
+pub(crate) mod testing {
+    pub(crate) fn sample_everything() {
+        super::sampler::start(1);
+    }
+    pub(crate) use super::table::size_at;
+}

@@ -137,6 +137,17 @@ pub(crate) fn remove(addr: usize) -> Option<Sample> {
     None
 }
 
+/// The size of the live sample at `addr`, if there is one (tests).
+#[cfg(test)]
+pub(crate) fn size_at(addr: usize) -> Option<usize> {
+    let start = home(addr);
+    (0..PROBES)
+        .map(|i| &TABLE[(start + i) % SLOTS])
+        .take_while(|slot| slot.key.load(Ordering::Acquire) != EMPTY)
+        .find(|slot| slot.key.load(Ordering::Acquire) == addr)
+        .map(|slot| slot.size.load(Ordering::Relaxed))
+}
+
 fn read(slot: &Slot) -> Sample {
     let mut sample = Sample::EMPTY;
     sample.size = slot.size.load(Ordering::Relaxed);
