@@ -2,8 +2,8 @@
 //! collecting every instrument's section from the recorders.
 
 use hotpath_model::{
-    Channels, Collectors, DebugTrackers, FunctionsAlloc, FunctionsCpu, FunctionsIcount, FunctionsTiming, Futures, Http,
-    IoSection, Mutexes, Report, RwLocks, Section, Server, Sql, Streams, Threads, TokioRuntimes, SECTIONS,
+    Channels, Collectors, DebugTrackers, FunctionsAlloc, FunctionsCpu, FunctionsIcount, FunctionsTiming, Futures, Heap,
+    Http, IoSection, Mutexes, Report, RwLocks, Section, Server, Sql, Streams, Threads, TokioRuntimes, SECTIONS,
 };
 
 use crate::options::Options;
@@ -30,6 +30,10 @@ pub fn start(options: &Options) {
     #[cfg(feature = "cpu")]
     if !counting {
         crate::cpu::start(options);
+    }
+    #[cfg(feature = "heap")]
+    if !counting {
+        crate::heap::start(options);
     }
     #[cfg(feature = "threads")]
     if !counting {
@@ -157,6 +161,10 @@ pub fn collect(
     }
     #[cfg(not(all(feature = "cpu", target_os = "linux")))]
     let _ = (moment, started_unix_ms, wall_ns);
+    #[cfg(feature = "heap")]
+    if moment == Moment::Final && wanted(Section::Heap) {
+        crate::heap::finish(options);
+    }
     for def in SECTIONS.iter().filter(|d| wanted(d.section)) {
         report.collect_from(def.section, &sources);
     }
@@ -182,6 +190,12 @@ impl Collectors for Sources<'_> {
         #[cfg(all(feature = "cpu", target_os = "linux"))]
         return crate::cpu::section(self.options);
         #[cfg(not(all(feature = "cpu", target_os = "linux")))]
+        None
+    }
+    fn heap(&self) -> Option<Heap> {
+        #[cfg(feature = "heap")]
+        return crate::heap::section(self.options);
+        #[cfg(not(feature = "heap"))]
         None
     }
     fn functions_icount(&self) -> Option<FunctionsIcount> {

@@ -25,6 +25,8 @@ mod entries;
 pub mod export;
 mod functions;
 mod futures;
+#[cfg(feature = "heap")]
+mod heap;
 mod histogram;
 #[cfg(feature = "icount")]
 mod icount;
@@ -37,6 +39,8 @@ mod model_checks;
 pub mod options;
 #[cfg(any(feature = "alloc", feature = "threads"))]
 mod os;
+#[cfg(any(all(feature = "cpu", target_os = "linux"), feature = "heap"))]
+mod pprof;
 mod reach;
 mod record;
 mod row_logs;
