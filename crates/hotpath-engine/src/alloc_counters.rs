@@ -202,7 +202,7 @@ pub(crate) fn untracked<R>(f: impl FnOnce() -> R) -> R {
 
 /// Whether the profiler itself runs on this thread now (its own thread, or inside
 /// [`untracked`]): what it allocates is not the program's.
-#[cfg(feature = "heap")]
+#[cfg(all(feature = "heap", target_os = "linux"))]
 #[inline]
 pub(crate) fn paused() -> bool {
     STATE.try_with(|s| s.paused.get() != 0).unwrap_or(true)

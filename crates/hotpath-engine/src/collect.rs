@@ -31,10 +31,12 @@ pub fn start(options: &Options) {
     if !counting {
         crate::cpu::start(options);
     }
-    #[cfg(feature = "heap")]
+    #[cfg(all(feature = "heap", target_os = "linux"))]
     if !counting {
         crate::heap::start(options);
     }
+    #[cfg(all(feature = "heap", not(target_os = "linux")))]
+    crate::diag::warn("hotpath-heap: heap sampling is implemented on Linux only; the heap section is off");
     #[cfg(feature = "threads")]
     if !counting {
         crate::threads::start(
@@ -161,7 +163,7 @@ pub fn collect(
     }
     #[cfg(not(all(feature = "cpu", target_os = "linux")))]
     let _ = (moment, started_unix_ms, wall_ns);
-    #[cfg(feature = "heap")]
+    #[cfg(all(feature = "heap", target_os = "linux"))]
     if moment == Moment::Final && wanted(Section::Heap) {
         crate::heap::finish(options);
     }
@@ -193,9 +195,9 @@ impl Collectors for Sources<'_> {
         None
     }
     fn heap(&self) -> Option<Heap> {
-        #[cfg(feature = "heap")]
+        #[cfg(all(feature = "heap", target_os = "linux"))]
         return crate::heap::section(self.options);
-        #[cfg(not(feature = "heap"))]
+        #[cfg(not(all(feature = "heap", target_os = "linux")))]
         None
     }
     fn functions_icount(&self) -> Option<FunctionsIcount> {

@@ -25,7 +25,7 @@ mod entries;
 pub mod export;
 mod functions;
 mod futures;
-#[cfg(feature = "heap")]
+#[cfg(all(feature = "heap", target_os = "linux"))]
 mod heap;
 mod histogram;
 #[cfg(feature = "icount")]
@@ -39,7 +39,7 @@ mod model_checks;
 pub mod options;
 #[cfg(any(feature = "alloc", feature = "threads"))]
 mod os;
-#[cfg(any(all(feature = "cpu", target_os = "linux"), feature = "heap"))]
+#[cfg(all(any(feature = "cpu", feature = "heap"), target_os = "linux"))]
 mod pprof;
 mod reach;
 mod record;

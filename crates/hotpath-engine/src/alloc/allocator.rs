@@ -29,7 +29,7 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for CountingAllocator<A> {
         let ptr = unsafe { self.inner.alloc(layout) };
         if !ptr.is_null() {
             counters::allocated(layout.size());
-            #[cfg(feature = "heap")]
+            #[cfg(all(feature = "heap", target_os = "linux"))]
             crate::heap::allocated(ptr, layout.size());
         }
         ptr
@@ -41,7 +41,7 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for CountingAllocator<A> {
         let ptr = unsafe { self.inner.alloc_zeroed(layout) };
         if !ptr.is_null() {
             counters::allocated(layout.size());
-            #[cfg(feature = "heap")]
+            #[cfg(all(feature = "heap", target_os = "linux"))]
             crate::heap::allocated(ptr, layout.size());
         }
         ptr
@@ -50,7 +50,7 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for CountingAllocator<A> {
     #[inline]
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         // The sample leaves the table before the block can be handed out again.
-        #[cfg(feature = "heap")]
+        #[cfg(all(feature = "heap", target_os = "linux"))]
         crate::heap::freed(ptr);
         // SAFETY: `ptr` came from this allocator, that is from `A`, with `layout`.
         unsafe { self.inner.dealloc(ptr, layout) };
@@ -60,11 +60,11 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for CountingAllocator<A> {
     /// Counted as freeing the old block and allocating the new one.
     #[inline]
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        #[cfg(feature = "heap")]
+        #[cfg(all(feature = "heap", target_os = "linux"))]
         let kept = crate::heap::realloc_take(ptr);
         // SAFETY: `ptr` came from `A` with `layout`; the caller's contract is `A::realloc`'s.
         let new = unsafe { self.inner.realloc(ptr, layout, new_size) };
-        #[cfg(feature = "heap")]
+        #[cfg(all(feature = "heap", target_os = "linux"))]
         crate::heap::realloc_done(ptr, new, layout.size(), new_size, kept);
         if !new.is_null() {
             counters::freed(layout.size());
@@ -106,7 +106,7 @@ mod tests {
     /// With heap sampling on (every allocation sampled here), a sampled block is in
     /// the live table under its address, a realloc moves its sample to the new address
     /// and size, a failed one leaves it, and a free takes it out.
-    #[cfg(feature = "heap")]
+    #[cfg(all(feature = "heap", target_os = "linux"))]
     #[test]
     fn heap_samples_follow_realloc_and_free() {
         use crate::heap::testing::{sample_everything, size_at};
