@@ -164,8 +164,8 @@ pub fn collect(
     #[cfg(not(all(feature = "cpu", target_os = "linux")))]
     let _ = (moment, started_unix_ms, wall_ns);
     #[cfg(all(feature = "heap", target_os = "linux"))]
-    if moment == Moment::Final && wanted(Section::Heap) {
-        crate::heap::finish(options);
+    if moment == Moment::Final {
+        crate::heap::finish(options, wanted(Section::Heap));
     }
     for def in SECTIONS.iter().filter(|d| wanted(d.section)) {
         report.collect_from(def.section, &sources);

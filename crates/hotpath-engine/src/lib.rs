@@ -62,6 +62,14 @@ pub use channels::ChannelSite;
 pub use channels::{channel, channel_logged, InstrumentChannel, Wrapping};
 pub use clock::{ns_per_tick, reason as clock_reason, source as clock_source};
 pub use collect::{collect, reset, start, Moment};
+
+/// Takes a snapshot of the live heap's growth history now, besides those the `hp-heap`
+/// thread takes every `HOTPATH_HEAP_SNAPSHOT_MS` (for test programs that judge growth
+/// on snapshot counts, not time). Without heap sampling, nothing.
+pub fn heap_snapshot() {
+    #[cfg(all(feature = "heap", target_os = "linux"))]
+    heap::snapshot_now();
+}
 pub use entries::Site;
 pub use functions::{future_logged, log_value, logs, DynSites, FnGuard, LoggedFuture, MeasuredFuture};
 pub use hotpath_model as model;

@@ -19,6 +19,9 @@ pub const DEFAULT_THREADS_LIMIT: usize = 5;
 pub const DEFAULT_CPU_HZ: u64 = 100;
 /// Mean bytes between two sampled allocations (512 KiB, as tcmalloc's and Go's).
 pub const DEFAULT_HEAP_SAMPLE_BYTES: u64 = 512 * 1024;
+/// Default time between two snapshots of the live heap's growth history: the window
+/// of 8 snapshots then spans 70 s, long enough for a service's steady state to show.
+pub const DEFAULT_HEAP_SNAPSHOT_MS: u64 = 10_000;
 /// Tokio runtime sampling interval (`HOTPATH_TOKIO_RUNTIME_INTERVAL_MS`).
 pub const DEFAULT_TOKIO_RUNTIME_INTERVAL_MS: u64 = 1000;
 
@@ -98,6 +101,9 @@ pub struct Options {
     pub heap_ignore: Vec<String>,
     /// Where the live heap's pprof and flamegraph go at exit (`HOTPATH_HEAP_OUTPUT`).
     pub heap_output: Option<PathBuf>,
+    /// Time between two snapshots of the live heap for the growth history
+    /// (`HOTPATH_HEAP_SNAPSHOT_MS`).
+    pub heap_snapshot_ms: u64,
     /// Per instrument (indexed by `sampling::Sampled`), the fraction of calls or
     /// operations whose duration is measured; counts are always exact.
     pub time_sampling: [f64; 6],
@@ -179,6 +185,7 @@ impl Default for Options {
             heap_sample_bytes: DEFAULT_HEAP_SAMPLE_BYTES,
             heap_ignore: Vec::new(),
             heap_output: None,
+            heap_snapshot_ms: DEFAULT_HEAP_SNAPSHOT_MS,
             time_sampling: [1.0; 6],
             buckets: false,
             logs: crate::logs::LogLimits::default(),

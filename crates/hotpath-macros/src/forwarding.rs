@@ -8,10 +8,11 @@
 use proc_macro::{Literal, TokenStream};
 
 /// hotpath's features and the constants in `hotpath::__features` that say whether each is on.
-const FEATURES: [(&str, &str); 5] = [
+const FEATURES: [(&str, &str); 6] = [
     ("hotpath", "HOTPATH"),
     ("hotpath-alloc", "ALLOC"),
     ("hotpath-cpu", "CPU"),
+    ("hotpath-heap", "HEAP"),
     ("hotpath-callgrind", "CALLGRIND"),
     ("hotpath-mcp", "MCP"),
 ];

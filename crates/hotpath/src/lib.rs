@@ -311,7 +311,7 @@ pub mod __private {
     #[cfg(feature = "hotpath-callgrind")]
     pub use hotpath_engine::Marked;
     pub use hotpath_engine::{
-        channel, channel_logged, future_logged, live_threads, log_value, logs, logs_named, model, mutex,
+        channel, channel_logged, future_logged, heap_snapshot, live_threads, log_value, logs, logs_named, model, mutex,
         profiler_bytes, rw_lock, stream, stream_logged, ChannelSite, DynSites, FnGuard, FnSite, Io, IoSite,
         MeasuredFuture, MutexSite, RwLockSite, SiteName, StreamSite,
     };
@@ -350,6 +350,8 @@ pub mod __features {
     pub const ALLOC: bool = cfg!(feature = "hotpath-alloc");
     /// `hotpath-cpu`.
     pub const CPU: bool = cfg!(feature = "hotpath-cpu");
+    /// `hotpath-heap`.
+    pub const HEAP: bool = cfg!(feature = "hotpath-heap");
     /// `hotpath-callgrind`.
     pub const CALLGRIND: bool = cfg!(feature = "hotpath-callgrind");
     /// `hotpath-mcp`.

@@ -1,7 +1,8 @@
 //! `hotpath console` end to end: in a real terminal (tmux) against a live
 //! program, switch tabs, sort, pause, lose the server and get it back, quit; and
 //! two threads of one name with different loads, each keeping its own rate; the
-//! Debug tab following a live gauge; a `log = true` function's values in its detail pane.
+//! Debug tab following a live gauge; a `log = true` function's values in its detail pane;
+//! the live heap's view, with the growing cache on top (`hotpath-heap`).
 //! The screen is read with `tmux capture-pane`. Needs tmux (scripts/test
 //! installs it) and the `hotpath` binary that `cargo test --workspace` builds.
 #![cfg(all(feature = "hotpath", target_os = "linux"))]
@@ -298,6 +299,47 @@ fn a_logged_functions_values_show_in_its_detail_pane() {
     let first = tmux.wait("the function's logged values", |s| newest(s).is_some() && s.contains("Logs: 50 kept of "));
     let seq = newest(&first).unwrap();
     tmux.wait("newer values", |s| newest(s).is_some_and(|n| n > seq));
+    tmux.keys("q");
+    drop(program);
+}
+
+/// The Heap view of the Functions tab against a program holding a cache that grew in
+/// each of its snapshots: the cache's stack on top, its estimate and interval, and
+/// the growth flag in the detail pane.
+#[cfg(feature = "hotpath-heap")]
+#[test]
+fn the_heap_view_shows_the_growing_cache_on_top() {
+    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let mut cmd = common::command("case_heap_growth");
+    cmd.env_remove("HOTPATH_METRICS_SERVER_OFF")
+        .env("HOTPATH_OUTPUT_FORMAT", "none")
+        .env("HOTPATH_HEAP_SAMPLE_BYTES", "32768")
+        .env("HOTPATH_HEAP_SNAPSHOT_MS", "3600000")
+        .args(["grow", "serve"]);
+    let program = Program::start_with(cmd, port);
+    let tmux = Tmux::new("heap");
+    let command = format!("{} console --port {port} --refresh-ms 200; sleep 120", hotpath_binary().display());
+    tmux.run(&["new-session", "-d", "-s", "console", "-x", "200", "-y", "45", &command]);
+    tmux.wait_for(" 1 Functions ");
+    let mut screen = tmux.screen();
+    for _ in 0..10 {
+        if screen.contains("┌ Heap: rows (") {
+            break;
+        }
+        tmux.keys("l");
+        std::thread::sleep(Duration::from_millis(200));
+        screen = tmux.screen();
+    }
+    // The program's twelve rounds end before its server starts answering, so the
+    // flag is there from the first poll.
+    let screen = tmux.wait("the cache's row selected and flagged", |s| {
+        s.contains("┌ Heap: rows (")
+            && s.contains("Function: case_heap_growth::cache_entry")
+            && s.contains("Growing: yes")
+    });
+    let top = screen.lines().find(|l| l.contains('▶')).unwrap_or_else(|| panic!("no selected row:\n{screen}"));
+    assert!(top.contains("case_heap_growth::cache_entry"), "the cache is the top row:\n{screen}");
+    assert!(screen.contains("Live bytes low: ") && screen.contains("Live bytes high: "), "{screen}");
     tmux.keys("q");
     drop(program);
 }

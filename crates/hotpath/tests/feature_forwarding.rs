@@ -33,6 +33,7 @@ fn a_feature_that_forwards_nothing_is_an_error_naming_the_fix() {
     for (feature, fix) in [
         ("hotpath", r#"[features] hotpath = ["hotpath/hotpath"]"#),
         ("hotpath-cpu", r#"[features] hotpath-cpu = ["hotpath", "hotpath/hotpath-cpu"]"#),
+        ("hotpath-heap", r#"[features] hotpath-heap = ["hotpath", "hotpath/hotpath-heap"]"#),
     ] {
         let out = cargo(&["build", "--quiet", "--features", feature]);
         let err = text(&out.stderr);

@@ -127,9 +127,13 @@ fn a_bad_sample_rate_is_one_warning_and_the_default() {
     assert_eq!(json_report(&out)["heap"]["sample_bytes"], 512 * 1024);
 }
 
+/// Snapshots an hour apart: only the program's own (and the one at exit) in a run.
+const NO_TIMED_SNAPSHOTS: (&str, &str) = ("HOTPATH_HEAP_SNAPSHOT_MS", "3600000");
+
 fn growth(mode: &str) -> serde_json::Value {
     let mut cmd = command("case_heap_growth");
     cmd.arg(mode).env("HOTPATH_OUTPUT_FORMAT", "json").env("HOTPATH_HEAP_SAMPLE_BYTES", "32768");
+    cmd.env(NO_TIMED_SNAPSHOTS.0, NO_TIMED_SNAPSHOTS.1);
     let out = run(&mut cmd);
     assert!(out.status.success(), "{}", stderr(&out));
     json_report(&out)["heap"].clone()
@@ -145,7 +149,9 @@ fn cache_row(heap: &serde_json::Value) -> serde_json::Value {
 
 #[test]
 fn a_growing_cache_is_flagged_and_a_steady_one_is_not() {
-    let grow = cache_row(&growth("grow"));
+    let report = growth("grow");
+    assert_eq!(report["snapshots"], 13, "twelve rounds and the end: {report:#}");
+    let grow = cache_row(&report);
     assert_eq!(grow["growing"], true, "{grow:#}");
     assert_eq!(grow["history"].as_array().unwrap().len(), 8, "{grow:#}");
     let steady = growth("steady");
@@ -154,21 +160,34 @@ fn a_growing_cache_is_flagged_and_a_steady_one_is_not() {
     assert!(steady["rows"].as_array().unwrap().iter().all(|r| r["growing"] == false), "{steady:#}");
 }
 
-#[test]
-fn the_live_heap_is_served_as_json_and_metrics() {
+/// The growth program in `serve` mode with snapshots `snapshot_ms` apart, once it
+/// has taken its twelve.
+fn serving(snapshot_ms: &str) -> Live {
     let mut cmd = command("case_heap_growth");
     cmd.args(["grow", "serve"])
         .env_remove("HOTPATH_METRICS_SERVER_OFF")
         .env("HOTPATH_METRICS_PORT", "0")
         .env("HOTPATH_OUTPUT_FORMAT", "none")
-        .env("HOTPATH_HEAP_SAMPLE_BYTES", "32768");
+        .env("HOTPATH_HEAP_SAMPLE_BYTES", "32768")
+        .env("HOTPATH_HEAP_SNAPSHOT_MS", snapshot_ms);
     let live = Live::start(cmd);
     let serving = std::time::Duration::from_secs(120);
     while live.stderr.recv_timeout(serving).expect("the program reaches its serving state")
         != "case_heap_growth: serving"
     {}
-    // Every report built is a snapshot: the first live one follows the program's twelve,
-    // so the cache's window (the last 8) still grew in 6 of its 7 steps.
+    live
+}
+
+#[test]
+fn the_live_heap_is_served_as_json_and_metrics() {
+    let live = serving(NO_TIMED_SNAPSHOTS.1);
+    // Reports read the history and never add to it: however often a client polls, the
+    // cache's window stays the program's last 8 snapshots, growing in all 7 steps.
+    for _ in 0..12 {
+        let heap = live.json("/heap");
+        assert_eq!(heap["snapshots"], 12, "{heap:#}");
+        assert_eq!(cache_row(&heap)["growing"], true, "{heap:#}");
+    }
     let metrics = live.get("/metrics", "").body;
     let line = metrics
         .lines()
@@ -181,4 +200,52 @@ fn the_live_heap_is_served_as_json_and_metrics() {
     let row = cache_row(&heap);
     let (low, high) = (row["live_bytes_low"].as_u64().unwrap(), row["live_bytes_high"].as_u64().unwrap());
     assert!(low <= 12 * 1000 * 1024 && 12 * 1000 * 1024 <= high, "{row:#}");
+}
+
+/// With snapshots 50 ms apart, the `hp-heap` thread takes them while the program
+/// waits: the cache, steady since its twelve rounds, stops being flagged once the
+/// window holds only flat steps.
+#[test]
+fn snapshots_follow_their_interval_and_a_cache_that_stopped_growing_is_no_longer_flagged() {
+    let live = serving("50");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let heap = live.json("/heap");
+        let snapshots = heap["snapshots"].as_u64().unwrap();
+        if snapshots >= 12 + 9 {
+            assert_eq!(cache_row(&heap)["growing"], false, "{heap:#}");
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "only {snapshots} snapshots after 60 s: {heap:#}");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
+/// Two sessions in one process: each reports what it allocated, not what an earlier
+/// session left allocated, and counts its own snapshots.
+#[test]
+fn a_second_session_starts_from_an_empty_heap() {
+    let dir = std::env::temp_dir().join(format!("hotpath-heap-sessions-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut cmd = command("case_heap_sessions");
+    cmd.arg(&dir).env("HOTPATH_HEAP_SAMPLE_BYTES", "16384").env(NO_TIMED_SNAPSHOTS.0, NO_TIMED_SNAPSHOTS.1);
+    let out = run(&mut cmd);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let sites = |name: &str| -> (Vec<String>, serde_json::Value) {
+        let text = std::fs::read_to_string(dir.join(name)).unwrap();
+        let heap = serde_json::from_str::<serde_json::Value>(&text).unwrap()["heap"].clone();
+        let functions = heap["rows"].as_array().unwrap().iter().map(|r| r["function"].as_str().unwrap().to_string());
+        (functions.collect(), heap)
+    };
+    for (file, own, other) in
+        [("first.json", "first_site", "second_site"), ("second.json", "second_site", "first_site")]
+    {
+        let (functions, heap) = sites(file);
+        assert!(functions.iter().any(|f| f.ends_with(own)), "{file}: {heap:#}");
+        assert!(!functions.iter().any(|f| f.ends_with(other)), "{file}: {heap:#}");
+        assert_eq!(heap["snapshots"], 1, "{file}: the one at its end: {heap:#}");
+        let low = heap["live_bytes_low"].as_u64().unwrap();
+        assert!(low <= 2_000 * 4096, "{file}: no more than its own 8 MB: {heap:#}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -28,20 +28,36 @@ pub(crate) use section::section;
 
 use crate::options::Options;
 
-/// Starts sampling with the session's settings.
+/// Starts sampling with the session's settings, from an empty table and history.
 pub(crate) fn start(options: &Options) {
+    sampler::stop();
+    section::begin(options);
     sampler::start(options.heap_sample_bytes);
 }
 
-/// At the end of a session: the live heap's pprof and flamegraph into
-/// `HOTPATH_HEAP_OUTPUT`'s directory, when set.
-pub(crate) fn finish(options: &Options) {
-    let Some(dir) = &options.heap_output else { return };
-    match export::write_all(dir, &options.heap_ignore) {
-        Ok(paths) => section::set_written(paths),
-        Err(e) => {
-            crate::diag::warn(&format!("hotpath-heap: could not write the heap profile to {}: {e}", dir.display()))
+/// At the end of a session: the last snapshot of the growth history; the live
+/// heap's pprof and flamegraph into `HOTPATH_HEAP_OUTPUT`'s directory, when set and
+/// the section is reported (`write`); then sampling stops until the next session.
+pub(crate) fn finish(options: &Options, write: bool) {
+    if !sampler::sampling() {
+        return;
+    }
+    section::snapshot();
+    if let Some(dir) = options.heap_output.as_ref().filter(|_| write) {
+        match export::write_all(dir, &options.heap_ignore) {
+            Ok(paths) => section::set_written(paths),
+            Err(e) => {
+                crate::diag::warn(&format!("hotpath-heap: could not write the heap profile to {}: {e}", dir.display()))
+            }
         }
+    }
+    sampler::stop();
+}
+
+/// A snapshot of the growth history now, besides the `hp-heap` thread's (tests).
+pub(crate) fn snapshot_now() {
+    if sampler::sampling() {
+        section::snapshot();
     }
 }
 

@@ -26,7 +26,10 @@ use crate::alloc_counters;
 
 use crate::options::DEFAULT_HEAP_SAMPLE_BYTES as DEFAULT_SAMPLE_BYTES;
 
+/// Sampling now: from a session's start to its end.
 static ON: AtomicBool = AtomicBool::new(false);
+/// A session of this process started sampling (the section exists from then on).
+static STARTED: AtomicBool = AtomicBool::new(false);
 static MEAN: AtomicU64 = AtomicU64::new(DEFAULT_SAMPLE_BYTES);
 /// Seeds handed to threads, in the order they first cross a countdown.
 static SEEDS: AtomicU64 = AtomicU64::new(0);
@@ -34,11 +37,23 @@ static SEEDS: AtomicU64 = AtomicU64::new(0);
 /// Starts sampling at a mean of `mean_bytes` between samples.
 pub(crate) fn start(mean_bytes: u64) {
     MEAN.store(mean_bytes.max(1), Ordering::Relaxed);
+    STARTED.store(true, Ordering::Release);
     ON.store(true, Ordering::Release);
+}
+
+/// Stops sampling at a session's end: until the next session starts, allocations cost
+/// their countdown only, and frees still take their samples out of the table.
+pub(crate) fn stop() {
+    ON.store(false, Ordering::Release);
 }
 
 /// Whether a session started sampling.
 pub(crate) fn started() -> bool {
+    STARTED.load(Ordering::Acquire)
+}
+
+/// Whether a session is sampling now.
+pub(crate) fn sampling() -> bool {
     ON.load(Ordering::Acquire)
 }
 
@@ -106,6 +121,8 @@ pub(crate) fn realloc_take(old: *mut u8) -> Option<Sample> {
 #[inline(always)]
 pub(crate) fn realloc_done(old: *mut u8, new: *mut u8, old_size: usize, new_size: usize, kept: Option<Sample>) {
     match kept {
+        // Between sessions a sample is dropped, not moved: the next session starts empty.
+        Some(_) if !ON.load(Ordering::Relaxed) => {}
         Some(mut sample) if !new.is_null() => {
             sample.size = new_size;
             table::insert(new as usize, &sample);

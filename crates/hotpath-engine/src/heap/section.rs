@@ -1,16 +1,22 @@
 //! Builds the `heap` section from the live table: samples grouped by named stack,
 //! estimates with their intervals, the allow-list applied, and each stack's history
 //! of estimated live bytes over the snapshots (growth).
+//!
+//! Snapshots are taken at the session's own cadence, `HOTPATH_HEAP_SNAPSHOT_MS`, by
+//! the `hp-heap` thread, and once at the session's end; a report (a live request
+//! included) reads the history and never adds to it, so however often a client polls,
+//! the growth flag compares the same spacing of time.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
+use std::time::Duration;
 
 use hotpath_model::sections::heap::{Heap, HeapFunction, HeapStack};
 
 use super::estimate::Estimate;
 use super::stacks::{Frame, Symbols, SHOWN};
-use super::{sampler, table};
+use super::{sampler, table, totals};
 use crate::options::Options;
 use crate::sync::lock;
 
@@ -22,11 +28,87 @@ struct State {
     symbols: Symbols,
     /// Estimated live bytes per stack name at the last snapshots, oldest first.
     history: HashMap<String, VecDeque<u64>>,
+    /// Snapshots taken in this session.
+    snapshots: u64,
+    /// The session's allow-list, for the snapshots of the `hp-heap` thread.
+    ignore: Vec<String>,
 }
 
 static STATE: Mutex<Option<State>> = Mutex::new(None);
 /// Profile files written at the end of the session.
 static WRITTEN: Mutex<Vec<String>> = Mutex::new(Vec::new());
+/// The session's snapshot interval, ms, read by the `hp-heap` thread before each sleep.
+static INTERVAL_MS: AtomicU64 = AtomicU64::new(crate::options::DEFAULT_HEAP_SNAPSHOT_MS);
+static SNAPSHOTTER: AtomicBool = AtomicBool::new(false);
+
+/// A session starts (sampling is still off): its heap is empty and its history too;
+/// the `hp-heap` thread is created once per process, one interval from now.
+pub(crate) fn begin(options: &Options) {
+    table::clear();
+    totals::clear();
+    lock(&WRITTEN).clear();
+    {
+        let mut guard = lock(&STATE);
+        let state = guard.get_or_insert_with(State::default);
+        state.history.clear();
+        state.snapshots = 0;
+        state.ignore = options.heap_ignore.clone();
+    }
+    INTERVAL_MS.store(options.heap_snapshot_ms.max(1), Ordering::Relaxed);
+    if SNAPSHOTTER.swap(true, Ordering::AcqRel) {
+        return;
+    }
+    let interval = || Duration::from_millis(INTERVAL_MS.load(Ordering::Relaxed));
+    crate::spawn::after(
+        interval(),
+        std::thread::Builder::new().name("hp-heap".into()),
+        move || {
+            crate::memory::profiler_thread();
+            loop {
+                if sampler::sampling() {
+                    snapshot();
+                }
+                std::thread::sleep(interval());
+            }
+        },
+        |e| {
+            crate::diag::warn(&format!(
+                "hotpath-heap: could not start the snapshot thread ({e}); growth is judged at exit only"
+            ))
+        },
+    );
+}
+
+/// Appends the live heap now to every stack's history. What it allocates (symbols
+/// resolved, the grouping) is the profiler's: never counted, never sampled.
+pub(crate) fn snapshot() {
+    crate::memory::untracked(take_snapshot);
+}
+
+fn take_snapshot() {
+    let ignore = lock(&STATE).get_or_insert_with(State::default).ignore.clone();
+    let (groups, _, _) = groups(&ignore, &[]);
+    let mut now: HashMap<String, u64> = HashMap::new();
+    for group in &groups {
+        let name = group.frames.first().map(Frame::label).unwrap_or_default();
+        *now.entry(name).or_default() += group.estimate.bytes.round() as u64;
+    }
+    let mut guard = lock(&STATE);
+    let state = guard.get_or_insert_with(State::default);
+    state.snapshots += 1;
+    for (name, history) in state.history.iter_mut() {
+        history.push_back(now.remove(name.as_str()).unwrap_or(0));
+    }
+    for (name, bytes) in now {
+        state.history.insert(name, VecDeque::from([bytes]));
+    }
+    state.history.retain(|_, h| {
+        while h.len() > GROWTH_WINDOW {
+            h.pop_front();
+        }
+        h.iter().any(|&b| b > 0)
+    });
+}
 
 /// Records the profile files written, for the section's `files`.
 pub(crate) fn set_written(paths: Vec<std::path::PathBuf>) {
@@ -100,7 +182,7 @@ pub(crate) fn section(options: &Options) -> Option<Heap> {
         total.merge(&group.estimate);
         rows.push(row(group));
     }
-    record_history(&mut rows);
+    let snapshots = with_history(&mut rows);
     let (total_stacks, rows) = crate::record::select(rows, |r| &r.name, options);
     let mut section = Heap::default();
     section.sample_bytes = sampler::mean_bytes();
@@ -113,6 +195,8 @@ pub(crate) fn section(options: &Options) -> Option<Heap> {
     section.ignore = options.heap_ignore.clone();
     section.dropped_samples = table::DROPPED.load(Ordering::Relaxed);
     section.growth_window = GROWTH_WINDOW;
+    section.snapshot_ms = options.heap_snapshot_ms;
+    section.snapshots = snapshots;
     section.total_stacks = total_stacks;
     section.files = lock(&WRITTEN).clone();
     section.rows = rows;
@@ -151,33 +235,17 @@ fn function_row(name: &str, e: &Estimate) -> HeapFunction {
     row
 }
 
-/// Appends this snapshot to every stack's history (0 for a stack gone), keeps the
-/// last [`GROWTH_WINDOW`], and flags the rows whose live bytes grew.
-fn record_history(rows: &mut [HeapStack]) {
-    let mut guard = lock(&STATE);
-    let state = guard.get_or_insert_with(State::default);
-    let mut now: HashMap<&str, u64> = HashMap::new();
-    for row in rows.iter() {
-        *now.entry(row.name.as_str()).or_default() += row.live_bytes;
-    }
-    for (name, history) in state.history.iter_mut() {
-        history.push_back(now.remove(name.as_str()).unwrap_or(0));
-    }
-    for (name, bytes) in now {
-        state.history.insert(name.to_string(), VecDeque::from([bytes]));
-    }
-    state.history.retain(|_, h| {
-        while h.len() > GROWTH_WINDOW {
-            h.pop_front();
-        }
-        h.iter().any(|&b| b > 0)
-    });
+/// Gives each row its stack's history and growth flag; the number of snapshots.
+fn with_history(rows: &mut [HeapStack]) -> u64 {
+    let guard = lock(&STATE);
+    let Some(state) = guard.as_ref() else { return 0 };
     for row in rows.iter_mut() {
         if let Some(history) = state.history.get(&row.name) {
             row.history = history.iter().copied().collect();
             row.growing = growing(&row.history);
         }
     }
+    state.snapshots
 }
 
 /// Grew between at least three quarters of consecutive snapshots (at least 3 steps

@@ -137,6 +137,21 @@ pub(crate) fn remove(addr: usize) -> Option<Sample> {
     None
 }
 
+/// Takes every sample out of the table, at a session's start (sampling is off):
+/// what an earlier session sampled is not this session's heap. A slot a free is
+/// taking out at the same moment is left to that free.
+pub(crate) fn clear() {
+    for slot in &TABLE {
+        let key = slot.key.load(Ordering::Acquire);
+        if key <= REMOVED || slot.key.compare_exchange(key, BUSY, Ordering::Acquire, Ordering::Relaxed).is_err() {
+            continue;
+        }
+        slot.key.store(REMOVED, Ordering::Release);
+        filter_slot(key).fetch_sub(1, Ordering::Release);
+    }
+    DROPPED.store(0, Ordering::Relaxed);
+}
+
 /// The size of the live sample at `addr`, if there is one (tests).
 #[cfg(test)]
 pub(crate) fn size_at(addr: usize) -> Option<usize> {

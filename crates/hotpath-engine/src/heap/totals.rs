@@ -68,6 +68,18 @@ pub(crate) fn add(sample: &Sample) {
     OVERFLOW.fetch_add(1, Ordering::Relaxed);
 }
 
+/// Forgets every stack, at a session's start (sampling is off, so nothing adds; a
+/// sample still being added by a thread that checked before it went off may land in
+/// a cleared slot's counters, one sample at most per such thread).
+pub(crate) fn clear() {
+    for slot in &TOTALS {
+        slot.samples.store(0, Ordering::Relaxed);
+        slot.bytes.store(0, Ordering::Relaxed);
+        slot.hash.store(0, Ordering::Release);
+    }
+    OVERFLOW.store(0, Ordering::Relaxed);
+}
+
 /// `(raw stack, estimate of everything allocated there)` for every stack seen. The
 /// estimate treats the stack's samples as having its mean sampled size.
 pub(crate) fn all(mean: u64) -> Vec<(Vec<u64>, Estimate)> {

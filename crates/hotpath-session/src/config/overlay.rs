@@ -127,6 +127,15 @@ const VARIABLES: &[Variable] = &[
         secret: false,
     },
     Variable {
+        name: "HOTPATH_HEAP_SNAPSHOT_MS",
+        apply: |c, v| {
+            c.options.heap_snapshot_ms = number(v, 10..=3_600_000, "is not a number of milliseconds in 10..=3600000")?;
+            Ok(())
+        },
+        kept: |c| c.options.heap_snapshot_ms.to_string(),
+        secret: false,
+    },
+    Variable {
         name: "HOTPATH_HEAP_IGNORE",
         apply: |c, v| {
             let prefixes: Vec<String> =

@@ -1,8 +1,9 @@
 //! A cache that grows by 1,000 entries of 1 KiB per round (`grow`), or one filled
 //! once and then only read while other allocations come and go (`steady`): twelve
-//! rounds, each ended by a snapshot the program takes itself, so the growth flag is
-//! judged on snapshot counts and never on time. With `serve` as a second argument it
-//! then waits 60 s holding the cache, for the live surfaces (the test kills it).
+//! rounds, each ended by a growth snapshot the program takes itself, so that, with
+//! `HOTPATH_HEAP_SNAPSHOT_MS` long, the growth flag is judged on snapshot counts and
+//! never on time. With `serve` as a second argument it then waits 60 s holding the
+//! cache, for the live surfaces (the test kills it).
 
 use std::hint::black_box;
 
@@ -32,7 +33,7 @@ fn main() {
             sum += scratch(i);
         }
         #[cfg(feature = "hotpath")]
-        let _ = hotpath::__private::snapshot();
+        hotpath::__private::heap_snapshot();
     }
     black_box((sum, cache.len()));
     if std::env::args().any(|a| a == "serve") {

@@ -57,12 +57,19 @@ fn is_scalar(v: &Value) -> bool {
     matches!(v, Value::Number(_) | Value::String(_) | Value::Bool(_))
 }
 
-/// Fields of `section` holding lists of row objects (`rows`, `runtimes`, or `reads` and `writes`).
+/// Lists of the model's sections that hold text, not rows (profile files written, the
+/// heap's allow-list, functions Callgrind did not count): never a view, even empty.
+const TEXT_LISTS: [&str; 3] = ["files", "ignore", "uncounted"];
+
+/// Fields of `section` holding lists of row objects (`rows`, `runtimes`, `reads` and
+/// `writes`, the heap's `functions`).
 pub(crate) fn row_lists(section: &Value) -> Vec<String> {
     let Some(fields) = section.as_object() else { return Vec::new() };
     fields
         .iter()
-        .filter(|(_, v)| v.as_array().is_some_and(|rows| rows.iter().all(Value::is_object)))
+        .filter(|(k, v)| {
+            !TEXT_LISTS.contains(&k.as_str()) && v.as_array().is_some_and(|rows| rows.iter().all(Value::is_object))
+        })
         .map(|(k, _)| k.clone())
         .collect()
 }
@@ -130,6 +137,15 @@ pub(crate) fn lookup<'a>(row: &'a Value, path: &str) -> Option<&'a Value> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn lists_of_text_are_not_row_lists() {
+        let heap = json!({"ignore": [], "files": ["a.pb.gz"], "rows": [], "functions": []});
+        assert_eq!(row_lists(&heap), ["rows", "functions"]);
+        let heap =
+            json!({"ignore": ["lazy_static"], "files": [], "rows": [{"name": "a"}], "functions": [{"name": "f"}]});
+        assert_eq!(row_lists(&heap), ["rows", "functions"]);
+    }
 
     #[test]
     fn rows_are_identified_by_id_then_location_then_name() {

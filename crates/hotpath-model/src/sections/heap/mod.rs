@@ -33,6 +33,10 @@ pub struct Heap {
     pub dropped_samples: u64,
     /// Snapshots the growth flags look back over.
     pub growth_window: usize,
+    /// Time between two snapshots of the growth history (`HOTPATH_HEAP_SNAPSHOT_MS`).
+    pub snapshot_ms: u64,
+    /// Snapshots taken in this session: one per `snapshot_ms`, and one at its end.
+    pub snapshots: u64,
     /// Stacks with live samples, before focus and limit.
     pub total_stacks: usize,
     /// pprof and flamegraph files written (`HOTPATH_HEAP_OUTPUT`).
