@@ -200,6 +200,30 @@ fn the_live_heap_is_served_as_json_and_metrics() {
     let row = cache_row(&heap);
     let (low, high) = (row["live_bytes_low"].as_u64().unwrap(), row["live_bytes_high"].as_u64().unwrap());
     assert!(low <= 12 * 1000 * 1024 && 12 * 1000 * 1024 <= high, "{row:#}");
+    #[cfg(feature = "hotpath-mcp")]
+    mcp_heap_tool(&live);
+}
+
+/// The `heap` MCP tool: the same rows, the growing cache on top, and a text summary.
+#[cfg(feature = "hotpath-mcp")]
+fn mcp_heap_tool(live: &Live) {
+    let call = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"heap","arguments":{"limit":3}}}"#;
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-11-25\r\n\
+         Content-Length: {}\r\n\r\n{call}",
+        call.len()
+    );
+    let reply = common::live::send(live.address, request.as_bytes());
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    let reply: serde_json::Value = serde_json::from_str(&reply.body).expect("JSON-RPC");
+    let result = &reply["result"];
+    assert_ne!(result["isError"], true, "{reply:#}");
+    let rows = result["structuredContent"]["data"]["rows"].as_array().unwrap_or_else(|| panic!("{reply:#}"));
+    assert!(rows[0]["function"].as_str().unwrap().ends_with("cache_entry"), "{reply:#}");
+    assert_eq!(rows[0]["growing"], true, "{reply:#}");
+    let text = result["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(text.contains("cache_entry"), "{text}");
 }
 
 /// With snapshots 50 ms apart, the `hp-heap` thread takes them while the program
