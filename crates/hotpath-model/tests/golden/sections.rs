@@ -213,6 +213,8 @@ pub(crate) fn heap_sample() -> hotpath_model::Heap {
     heap.ignore = vec!["lazy_static".into()];
     heap.dropped_samples = 0;
     heap.growth_window = 8;
+    heap.snapshot_ms = 10_000;
+    heap.snapshots = 42;
     heap.total_stacks = 1;
     heap.files = vec!["profiles/hotpath-heap.pb.gz".into(), "profiles/hotpath-heap.svg".into()];
     heap.rows = vec![row];

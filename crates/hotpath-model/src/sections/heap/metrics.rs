@@ -58,6 +58,8 @@ impl SectionData for Heap {
         each("sample_bytes", crate::Unit::Bytes, self.sample_bytes as f64);
         each("confidence", crate::Unit::Ratio, self.confidence);
         each("growth_window", crate::Unit::Count, self.growth_window as f64);
+        each("snapshot_ms", crate::Unit::Milliseconds, self.snapshot_ms as f64);
+        each("snapshots", crate::Unit::Count, self.snapshots as f64);
         each("live_samples", crate::Unit::Count, self.live_samples as f64);
         each("live_bytes", crate::Unit::Bytes, self.live_bytes as f64);
         each("live_bytes_low", crate::Unit::Bytes, self.live_bytes_low as f64);
