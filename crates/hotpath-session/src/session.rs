@@ -96,6 +96,9 @@ fn start(main: MainConfig, shutdown: Option<Duration>) -> Option<u64> {
         // A new session counts from zero: the previous report has been written.
         hotpath_engine::reset();
     }
+    // The threads the start queues (sampler, signal watcher, listener) go to the starter
+    // together: it is created once with all of them instead of woken for each.
+    let batch = hotpath_engine::spawn::Batch::open();
     hotpath_engine::start(&config.options);
     let started_unix_ms = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
     let shutdown = config.shutdown_ms.map(Duration::from_millis).or(shutdown);
@@ -134,6 +137,7 @@ fn start(main: MainConfig, shutdown: Option<Duration>) -> Option<u64> {
     if let Some(delay) = shutdown {
         crate::shutdown::after(id, delay, finish_session);
     }
+    drop(batch);
     Some(id)
 }
 

@@ -4,6 +4,10 @@
 //! On Unix it waits in `poll(2)` on a wake-up pipe and the watched descriptors; elsewhere
 //! on a condition variable (descriptors are not watched there: such jobs are due at once).
 
+use std::sync::atomic::{
+    AtomicUsize,
+    Ordering::{AcqRel, Acquire},
+};
 #[cfg(not(unix))]
 use std::sync::Condvar;
 use std::sync::{Mutex, OnceLock};
@@ -46,16 +50,44 @@ static WAKE: OnceLock<[i32; 2]> = OnceLock::new();
 /// Whether the starter thread could be created (decided once, by the first call).
 static STARTER: OnceLock<bool> = OnceLock::new();
 
+/// Batches open now ([`hold`]): their jobs wait in the queue, unseen, until the last closes.
+static HELD: AtomicUsize = AtomicUsize::new(0);
+
 /// Queues `job` for the starter, created by the first call; without a starter the
-/// job runs here and now.
+/// job runs here and now. While a batch is open, the job only joins the queue.
 pub(super) fn queue(when: When, job: Job) {
+    #[cfg(not(unix))]
+    let when = if matches!(when, When::Readable(_)) { When::Now } else { when };
+    if HELD.load(Acquire) > 0 {
+        lock(&QUEUE).push(Pending { when, job });
+        return;
+    }
     if !*STARTER.get_or_init(start) {
         return job();
     }
-    #[cfg(not(unix))]
-    let when = if matches!(when, When::Readable(_)) { When::Now } else { when };
     lock(&QUEUE).push(Pending { when, job });
     wake();
+}
+
+/// Opens a batch: jobs queued until the matching [`release`] are handed over together.
+pub(super) fn hold() {
+    HELD.fetch_add(1, AcqRel);
+}
+
+/// Closes a batch; the last one hands the queue over: it creates the starter, which takes
+/// the whole queue on its first look (no wake-up), or wakes it once; without a starter,
+/// the queued jobs run here and now.
+pub(super) fn release() {
+    if HELD.fetch_sub(1, AcqRel) != 1 || lock(&QUEUE).is_empty() {
+        return;
+    }
+    let existed = STARTER.get().is_some();
+    if !*STARTER.get_or_init(start) {
+        let jobs: Vec<Pending> = lock(&QUEUE).drain(..).collect();
+        jobs.into_iter().for_each(|pending| (pending.job)());
+    } else if existed {
+        wake();
+    }
 }
 
 /// Creates the wake-up pipe and the starter thread.
