@@ -94,18 +94,7 @@ pub(super) fn release() {
 fn start() -> bool {
     #[cfg(unix)]
     {
-        let mut fds = [0i32; 2];
-        // SAFETY: `fds` has room for the two descriptors pipe(2) returns.
-        if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
-            return false;
-        }
-        for fd in fds {
-            // SAFETY: fd was just returned by pipe(2); flags of our own descriptor.
-            unsafe {
-                libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
-                libc::fcntl(fd, libc::F_SETFL, libc::O_NONBLOCK);
-            }
-        }
+        let Some(fds) = super::pipe(true) else { return false };
         let _ = WAKE.set(fds);
     }
     spawn_starter()
