@@ -124,7 +124,7 @@ fn choose(allow_tsc: bool, invariant: bool, kernel: &Kernel<&str>) -> (bool, Str
 #[cfg(any(target_os = "linux", target_os = "android"))]
 fn kernel_clocksource() -> Kernel<String> {
     const PATH: &str = "/sys/devices/system/clocksource/clocksource0/current_clocksource";
-    match std::fs::read_to_string(PATH) {
+    match crate::small_file::read_small::<256>(PATH) {
         Ok(name) => Kernel::Source(name),
         Err(e) => Kernel::Unknown(e.to_string()),
     }

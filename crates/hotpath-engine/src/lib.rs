@@ -46,6 +46,8 @@ mod record;
 mod row_logs;
 pub mod sampling;
 pub mod services;
+#[cfg(any(target_os = "linux", target_os = "android"))]
+mod small_file;
 pub mod spawn;
 pub mod streams;
 pub mod switch;

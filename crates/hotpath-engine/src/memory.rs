@@ -50,7 +50,7 @@ static PROFILER_THREADS: [std::sync::atomic::AtomicU64; 64] = [const { std::sync
 
 /// Records the calling profiler thread (cold: once per `hp-*` thread).
 #[cfg(feature = "threads")]
-fn mark_profiler_thread(tid: u64) {
+pub(crate) fn mark_profiler_thread(tid: u64) {
     use std::sync::atomic::Ordering::{AcqRel, Acquire};
     for slot in &PROFILER_THREADS {
         match slot.compare_exchange(0, tid, AcqRel, Acquire) {

@@ -4,6 +4,7 @@
 //! guard built while another is alive says so and does nothing; one built after the
 //! previous session reported starts afresh.
 
+use std::ffi::OsString;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Condvar, Mutex, Once};
 use std::thread::ThreadId;
@@ -80,7 +81,11 @@ fn start(main: MainConfig, shutdown: Option<Duration>) -> Option<u64> {
         ));
         return None;
     }
-    let (config, warnings) = Config::resolve(&main, |name| std::env::var_os(name));
+    let vars = configuration_vars();
+    let (config, warnings) = Config::resolve(&main, |name| {
+        debug_assert!(is_configuration_var(name.as_bytes()), "{name} is not in the snapshot");
+        vars.iter().find(|(var, _)| var == name).map(|(_, value)| value.clone())
+    });
     warnings.iter().for_each(|w| diag::warn(w));
     let id = {
         let mut started = lock(&STARTED);
@@ -91,6 +96,9 @@ fn start(main: MainConfig, shutdown: Option<Duration>) -> Option<u64> {
         // A new session counts from zero: the previous report has been written.
         hotpath_engine::reset();
     }
+    // The threads the start queues (sampler, signal watcher, listener) go to the starter
+    // together: it is created once with all of them instead of woken for each.
+    let batch = hotpath_engine::spawn::Batch::open();
     hotpath_engine::start(&config.options);
     let started_unix_ms = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
     let shutdown = config.shutdown_ms.map(Duration::from_millis).or(shutdown);
@@ -129,7 +137,19 @@ fn start(main: MainConfig, shutdown: Option<Duration>) -> Option<u64> {
     if let Some(delay) = shutdown {
         crate::shutdown::after(id, delay, finish_session);
     }
+    drop(batch);
     Some(id)
+}
+
+/// The environment variables the configuration reads (`HOTPATH_*`, `OTEL_*`), taken
+/// in one pass over the environment: resolving looks up about 100 names, and each
+/// `env::var_os` scans the whole environment again.
+fn configuration_vars() -> Vec<(OsString, OsString)> {
+    std::env::vars_os().filter(|(name, _)| is_configuration_var(name.as_encoded_bytes())).collect()
+}
+
+fn is_configuration_var(name: &[u8]) -> bool {
+    name.starts_with(b"HOTPATH_") || name.starts_with(b"OTEL_")
 }
 
 /// In a child just forked: the profiler is off there, as if it never ran. Recording

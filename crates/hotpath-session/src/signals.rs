@@ -118,16 +118,10 @@ pub(crate) fn install(finish: fn(End)) {
     if free.is_empty() {
         return;
     }
-    let mut fds = [0 as c_int; 2];
-    // SAFETY: `fds` has room for the two descriptors pipe(2) returns.
-    if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
+    let Some(fds) = hotpath_engine::spawn::pipe(false) else {
         warn("could not create the signal pipe; no report on Ctrl-C");
         return;
-    }
-    for fd in fds {
-        // SAFETY: fd was just returned by pipe(2).
-        unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
-    }
+    };
     READ_FD.store(fds[0], Ordering::Relaxed);
     WRITE_FD.store(fds[1], Ordering::Relaxed);
     for signal in free {

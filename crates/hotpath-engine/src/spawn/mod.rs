@@ -58,6 +58,56 @@ pub fn when_readable(
     starter::queue(starter::When::Readable(fd), job(builder, body, failed));
 }
 
+/// Threads queued while this is alive are handed to the starter together when it drops:
+/// the starter is created once with all of them, instead of being woken for each (a
+/// session's start queues three). Jobs wait meanwhile, so keep it short.
+#[must_use = "the batch is handed over when this drops"]
+pub struct Batch(());
+
+impl Batch {
+    /// Opens a batch (batches nest; the outermost one hands the jobs over).
+    pub fn open() -> Self {
+        starter::hold();
+        Self(())
+    }
+}
+
+impl Drop for Batch {
+    fn drop(&mut self) {
+        starter::release();
+    }
+}
+
+/// A pipe whose ends close on exec, and do not block if `nonblocking`: one `pipe2` call
+/// where there is one (Linux), else `pipe` and a `fcntl` per end and flag.
+#[cfg(unix)]
+pub fn pipe(nonblocking: bool) -> Option<[i32; 2]> {
+    let mut fds = [0i32; 2];
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    {
+        let flags = libc::O_CLOEXEC | if nonblocking { libc::O_NONBLOCK } else { 0 };
+        // SAFETY: `fds` has room for the two descriptors pipe2(2) returns.
+        (unsafe { libc::pipe2(fds.as_mut_ptr(), flags) } == 0).then_some(fds)
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    {
+        // SAFETY: `fds` has room for the two descriptors pipe(2) returns.
+        if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
+            return None;
+        }
+        for fd in fds {
+            // SAFETY: fd was just returned by pipe(2); flags of our own descriptor.
+            unsafe {
+                libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
+                if nonblocking {
+                    libc::fcntl(fd, libc::F_SETFL, libc::O_NONBLOCK);
+                }
+            }
+        }
+        Some(fds)
+    }
+}
+
 /// The creation of one thread, as the starter runs it.
 fn job(
     builder: Builder,
@@ -161,6 +211,42 @@ mod tests {
             // SAFETY: the test's own descriptors, no longer used.
             unsafe { libc::close(fd) };
         }
+    }
+
+    #[test]
+    fn pipes_close_on_exec_and_block_as_asked() {
+        for nonblocking in [false, true] {
+            let fds = pipe(nonblocking).unwrap();
+            for fd in fds {
+                // SAFETY: queries flags of the test's own descriptors.
+                let (fd_flags, status) = unsafe { (libc::fcntl(fd, libc::F_GETFD), libc::fcntl(fd, libc::F_GETFL)) };
+                assert_ne!(fd_flags & libc::FD_CLOEXEC, 0);
+                assert_eq!(status & libc::O_NONBLOCK != 0, nonblocking);
+                // SAFETY: the test's own descriptor, no longer used.
+                unsafe { libc::close(fd) };
+            }
+        }
+    }
+
+    #[test]
+    fn a_batch_starts_its_threads_when_it_closes() {
+        let (sender, received) = std::sync::mpsc::channel();
+        let batch = Batch::open();
+        for i in 0..2 {
+            let sender = sender.clone();
+            soon(
+                Builder::new().name(format!("hp-test-batch-{i}")),
+                move || sender.send(i).unwrap(),
+                |e| panic!("could not create the thread: {e}"),
+            );
+        }
+        let early = received.recv_timeout(Duration::from_millis(200));
+        assert!(early.is_err(), "a thread started before its batch closed: {early:?}");
+        drop(batch);
+        let wait = Duration::from_secs(30);
+        let mut ran: Vec<_> = (0..2).map(|_| received.recv_timeout(wait).unwrap()).collect();
+        ran.sort();
+        assert_eq!(ran, [0, 1]);
     }
 
     #[test]

@@ -4,12 +4,18 @@
 //! On Unix it waits in `poll(2)` on a wake-up pipe and the watched descriptors; elsewhere
 //! on a condition variable (descriptors are not watched there: such jobs are due at once).
 
+use std::sync::atomic::{
+    AtomicUsize,
+    Ordering::{AcqRel, Acquire},
+};
 #[cfg(not(unix))]
 use std::sync::Condvar;
 use std::sync::{Mutex, OnceLock};
+#[cfg(not(unix))]
 use std::thread::Builder;
 use std::time::{Duration, Instant};
 
+#[cfg(not(unix))]
 use super::masked::SpawnMasked;
 use crate::sync::lock;
 
@@ -44,37 +50,136 @@ static WAKE: OnceLock<[i32; 2]> = OnceLock::new();
 /// Whether the starter thread could be created (decided once, by the first call).
 static STARTER: OnceLock<bool> = OnceLock::new();
 
+/// Batches open now ([`hold`]): their jobs wait in the queue, unseen, until the last closes.
+static HELD: AtomicUsize = AtomicUsize::new(0);
+
 /// Queues `job` for the starter, created by the first call; without a starter the
-/// job runs here and now.
+/// job runs here and now. While a batch is open, the job only joins the queue.
 pub(super) fn queue(when: When, job: Job) {
+    #[cfg(not(unix))]
+    let when = if matches!(when, When::Readable(_)) { When::Now } else { when };
+    if HELD.load(Acquire) > 0 {
+        lock(&QUEUE).push(Pending { when, job });
+        return;
+    }
     if !*STARTER.get_or_init(start) {
         return job();
     }
-    #[cfg(not(unix))]
-    let when = if matches!(when, When::Readable(_)) { When::Now } else { when };
     lock(&QUEUE).push(Pending { when, job });
     wake();
+}
+
+/// Opens a batch: jobs queued until the matching [`release`] are handed over together.
+pub(super) fn hold() {
+    HELD.fetch_add(1, AcqRel);
+}
+
+/// Closes a batch; the last one hands the queue over: it creates the starter, which takes
+/// the whole queue on its first look (no wake-up), or wakes it once; without a starter,
+/// the queued jobs run here and now.
+pub(super) fn release() {
+    if HELD.fetch_sub(1, AcqRel) != 1 || lock(&QUEUE).is_empty() {
+        return;
+    }
+    let existed = STARTER.get().is_some();
+    if !*STARTER.get_or_init(start) {
+        let jobs: Vec<Pending> = lock(&QUEUE).drain(..).collect();
+        jobs.into_iter().for_each(|pending| (pending.job)());
+    } else if existed {
+        wake();
+    }
 }
 
 /// Creates the wake-up pipe and the starter thread.
 fn start() -> bool {
     #[cfg(unix)]
     {
-        let mut fds = [0i32; 2];
-        // SAFETY: `fds` has room for the two descriptors pipe(2) returns.
-        if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
-            return false;
-        }
-        for fd in fds {
-            // SAFETY: fd was just returned by pipe(2); flags of our own descriptor.
-            unsafe {
-                libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
-                libc::fcntl(fd, libc::F_SETFL, libc::O_NONBLOCK);
-            }
-        }
+        let Some(fds) = super::pipe(true) else { return false };
         let _ = WAKE.set(fds);
     }
-    Builder::new().name("hp-start".into()).stack_size(64 * 1024).spawn_masked(run).is_ok()
+    spawn_starter()
+}
+
+/// Stack of the starter: `poll` on a few descriptors, and `std::thread` spawning the jobs'
+/// threads.
+const STARTER_STACK: usize = 64 * 1024;
+
+/// Creates the starter with `pthread_create` rather than `std::thread`: std prepares each
+/// thread it starts for a stack overflow message (an alternate signal stack: `mmap`,
+/// `mprotect`, `sigaltstack`) and reads the thread's attributes, an allocation for which
+/// glibc sets up a malloc arena for the thread (a 64 MiB reservation, trimmed, and its
+/// first pages). The starter, idle in `poll`, needs neither: a short program pays for a
+/// bare thread only. Signals are blocked in it as in every `hp-*` thread.
+#[cfg(unix)]
+fn spawn_starter() -> bool {
+    extern "C" fn body(_: *mut libc::c_void) -> *mut libc::c_void {
+        // SAFETY: names the calling thread; the name is a NUL-terminated literal under 16 bytes.
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        unsafe {
+            libc::prctl(libc::PR_SET_NAME, c"hp-start".as_ptr());
+        }
+        // SAFETY: names the calling thread (macOS names only the caller); NUL-terminated literal.
+        #[cfg(target_vendor = "apple")]
+        unsafe {
+            libc::pthread_setname_np(c"hp-start".as_ptr());
+        }
+        // A panic must not unwind out of an `extern "C"` function: the starter just ends.
+        let _ = std::panic::catch_unwind(run);
+        std::ptr::null_mut()
+    }
+    super::masked::with_signals_blocked(|| {
+        // SAFETY: `attr` is initialised by pthread_attr_init before use and destroyed after;
+        // `thread` is a live out-parameter; `body` is an extern "C" function that takes no
+        // ownership of its (null) argument. The thread is detached: nobody joins it.
+        unsafe {
+            let mut attr: libc::pthread_attr_t = std::mem::zeroed();
+            if libc::pthread_attr_init(&mut attr) != 0 {
+                return false;
+            }
+            libc::pthread_attr_setstacksize(&mut attr, STARTER_STACK.max(libc::PTHREAD_STACK_MIN));
+            libc::pthread_attr_setdetachstate(&mut attr, libc::PTHREAD_CREATE_DETACHED);
+            let mut thread: libc::pthread_t = std::mem::zeroed();
+            let created = libc::pthread_create(&mut thread, &attr, body, std::ptr::null_mut()) == 0;
+            libc::pthread_attr_destroy(&mut attr);
+            #[cfg(all(feature = "threads", any(target_os = "linux", target_os = "android")))]
+            if created {
+                mark_before_it_runs(thread);
+            }
+            created
+        }
+    })
+}
+
+/// Records the new starter as a profiler thread before it has run (a report written at
+/// once must neither read nor show it), from its OS id: the CPU-time clock of a thread
+/// encodes it, in the kernel's format `(!tid << 3) | 6` (no system call; the starter never
+/// ends, so its id is valid).
+#[cfg(all(feature = "threads", any(target_os = "linux", target_os = "android")))]
+fn mark_before_it_runs(thread: libc::pthread_t) {
+    if let Some(tid) = os_id(thread) {
+        crate::memory::mark_profiler_thread(tid);
+    }
+}
+
+/// The OS id of a running thread, from its CPU-time clock.
+#[cfg(all(feature = "threads", any(target_os = "linux", target_os = "android")))]
+fn os_id(thread: libc::pthread_t) -> Option<u64> {
+    let mut clock: libc::clockid_t = 0;
+    // SAFETY: the caller passes a thread that has not ended; `clock` is a live out-parameter.
+    let ok = unsafe { libc::pthread_getcpuclockid(thread, &mut clock) } == 0;
+    (ok && clock & 7 == 6).then(|| u64::from(!(clock >> 3) as u32))
+}
+
+#[cfg(all(test, feature = "threads", any(target_os = "linux", target_os = "android")))]
+#[test]
+fn a_threads_clock_names_its_os_id() {
+    // SAFETY: pthread_self has no preconditions.
+    assert_eq!(os_id(unsafe { libc::pthread_self() }), Some(crate::os::current_tid()));
+}
+
+#[cfg(not(unix))]
+fn spawn_starter() -> bool {
+    Builder::new().name("hp-start".into()).stack_size(STARTER_STACK).spawn_masked(run).is_ok()
 }
 
 /// Tells the starter that the queue changed.

@@ -71,7 +71,7 @@ pub(crate) fn sample(main_tid: u64) -> io::Result<OsSample> {
         out.problem =
             Some(format!("{failed} of {listed} threads could not be read ({e}); they keep their last values"));
     }
-    match fs::read_to_string("/proc/self/statm") {
+    match crate::small_file::read_small::<512>("/proc/self/statm") {
         Ok(statm) => {
             let pages = statm.split_whitespace().nth(1).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
             out.rss_bytes = Some(pages * page.max(0) as u64);
@@ -114,10 +114,13 @@ struct Stat {
     stime: u64,
 }
 
+/// Room for a `stat` line: 52 fields of at most 20 digits, and the name.
+const STAT_BYTES: usize = 2048;
+
 /// Parses `pid (comm) state ... utime stime ...`; `comm` may itself contain spaces
 /// and parentheses, so fields are counted from the last `)`.
 fn read_stat(path: &str) -> io::Result<Stat> {
-    let text = fs::read_to_string(path)?;
+    let text = crate::small_file::read_small::<STAT_BYTES>(path)?;
     parse_stat(&text).ok_or_else(|| io::Error::new(io::ErrorKind::InvalidData, format!("cannot parse {path}")))
 }
 

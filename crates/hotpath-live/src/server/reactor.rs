@@ -50,24 +50,19 @@ struct Reactor {
 
 /// Starts the `hp-listen` thread (from the starter, when the first connection waits:
 /// a program nobody connects to never has it); workers start with the first request.
+/// The reactor's waker, channel and pool are made on that thread too.
 pub(crate) fn spawn(listener: TcpListener, state: Arc<State>) -> std::io::Result<()> {
     listener.set_nonblocking(true)?;
-    let waker = Arc::new(Waker::new());
-    let (sender, returned) = mpsc::channel();
-    let handback = Handback::new(sender, Arc::clone(&waker));
-    let pool = Pool::new(Arc::clone(&state), handback);
-    let reactor =
-        Reactor { listener, state, conns: Vec::new(), pool, returned, waker, set: PollSet::default(), resting: None };
     let builder = std::thread::Builder::new().name("hp-listen".into()).stack_size(STACK);
     let failed = |e: std::io::Error| {
         hotpath_engine::diag::warn(&format!("metrics server not started: cannot spawn its thread ({e})"))
     };
     #[cfg(unix)]
-    let fd = std::os::fd::AsRawFd::as_raw_fd(&reactor.listener);
+    let fd = std::os::fd::AsRawFd::as_raw_fd(&listener);
     let body = move || {
         // The server's own allocations are not the program's.
         hotpath_engine::memory::profiler_thread();
-        reactor.run();
+        Reactor::new(listener, state).run();
     };
     // Created off the program's thread, once a connection waits in the listen backlog
     // (the listener, owned by `body`, stays open until then).
@@ -79,6 +74,14 @@ pub(crate) fn spawn(listener: TcpListener, state: Arc<State>) -> std::io::Result
 }
 
 impl Reactor {
+    fn new(listener: TcpListener, state: Arc<State>) -> Self {
+        let waker = Arc::new(Waker::new());
+        let (sender, returned) = mpsc::channel();
+        let handback = Handback::new(sender, Arc::clone(&waker));
+        let pool = Pool::new(Arc::clone(&state), handback);
+        Self { listener, state, conns: Vec::new(), pool, returned, waker, set: PollSet::default(), resting: None }
+    }
+
     fn run(mut self) {
         loop {
             self.conns.extend(self.returned.try_iter());
