@@ -101,8 +101,10 @@ fn start() -> bool {
 }
 
 /// Stack of the starter: `poll` on a few descriptors, and `std::thread` spawning the jobs'
-/// threads.
-const STARTER_STACK: usize = 64 * 1024;
+/// threads. glibc carves the program's static thread-locals out of a thread's stack;
+/// `std::thread` asks glibc how much that takes, a bare `pthread_create` does not: 256 KiB
+/// leaves room for a program with large ones. Only the pages touched are paid.
+const STARTER_STACK: usize = 256 * 1024;
 
 /// Creates the starter with `pthread_create` rather than `std::thread`: std prepares each
 /// thread it starts for a stack overflow message (an alternate signal stack: `mmap`,
