@@ -20,6 +20,7 @@ pub fn start(options: &Options) {
     for kind in crate::sampling::Sampled::ALL {
         crate::sampling::set_rate(kind, options.time_sampling[kind as usize]);
     }
+    crate::budget::start(options.overhead_budget, options.budget_shadow);
     #[cfg(feature = "services")]
     crate::services::configure(options);
     // Under Callgrind the samplers stay off: what they run would be counted too.
@@ -117,6 +118,9 @@ pub fn collect(
     wanted: &dyn Fn(Section) -> bool,
 ) {
     let totals = record::collect();
+    report.meta.overhead = crate::budget::overhead(&totals).map(|o| {
+        hotpath_model::Overhead::new(o.budget, o.ratio, o.floor_ratio, (o.costs.timed_ns, o.costs.untimed_ns))
+    });
     let metrics = record::collect_metrics();
     let io_totals = io::collect();
     // Calibration may wait up to 1 ms; skip it when there is nothing to convert. Calls

@@ -13,11 +13,25 @@ use crate::switch;
 
 /// Times one call of a sync function. Not `Send`: it must end on its own thread.
 pub struct FnGuard {
-    recorder: *const ThreadRecorder,
+    pub(super) recorder: *const ThreadRecorder,
     /// Null when the call is not timed.
     cell: *const SiteCell,
-    saved: Usage,
-    start: Usage,
+    pub(super) saved: Usage,
+    pub(super) start: Usage,
+    /// Under the overhead budget (`budgeted.rs`): the enclosing frame's children variance.
+    saved_var: f64,
+    mode: Mode,
+}
+
+/// How a call with a cell ends.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Mode {
+    /// Timed, every figure exact.
+    Exact,
+    /// Under the budget: counted, not timed.
+    Skipped,
+    /// Under the budget: timed at rate `2^-shift`, weighted by `2^shift`.
+    Weighted(u32),
 }
 
 impl FnGuard {
@@ -29,6 +43,9 @@ impl FnGuard {
         if state != switch::ON {
             if state == switch::OFF {
                 return Self::off();
+            }
+            if state != switch::SAMPLED {
+                return Self::budgeted(site, state);
             }
             if !sampling::timed(Sampled::Functions) {
                 return Self::untimed(site);
@@ -52,7 +69,25 @@ impl FnGuard {
         let saved = unsafe { &*recorder }.push_frame();
         let start = Usage::now();
         cell.enter(start.ticks);
-        Self { recorder, cell, saved, start }
+        Self { recorder, cell, saved, start, saved_var: 0.0, mode: Mode::Exact }
+    }
+
+    /// A frame of the budget's paths.
+    #[inline(always)]
+    pub(super) fn with(
+        recorder: *const ThreadRecorder,
+        cell: &SiteCell,
+        saved: (Usage, f64),
+        start: Usage,
+        mode: Mode,
+    ) -> Self {
+        Self { recorder, cell, saved: saved.0, start, saved_var: saved.1, mode }
+    }
+
+    /// What a budget frame saved of the enclosing one.
+    #[inline(always)]
+    pub(super) fn saved_budget(&self) -> (Usage, f64) {
+        (self.saved, self.saved_var)
     }
 
     /// A call time sampling leaves untimed: counted in its cell, no clock read.
@@ -76,8 +111,15 @@ impl FnGuard {
     }
 
     #[inline(always)]
-    fn inactive() -> Self {
-        Self { recorder: std::ptr::null(), cell: std::ptr::null(), saved: Usage::default(), start: Usage::default() }
+    pub(super) fn inactive() -> Self {
+        Self {
+            recorder: std::ptr::null(),
+            cell: std::ptr::null(),
+            saved: Usage::default(),
+            start: Usage::default(),
+            saved_var: 0.0,
+            mode: Mode::Exact,
+        }
     }
 
     /// Accounts the call in `cell`, and writes it to the timeline if that records.
@@ -98,6 +140,9 @@ impl Drop for FnGuard {
     fn drop(&mut self) {
         // SAFETY: a non-null cell comes from this thread's live recorder.
         let Some(cell) = (unsafe { self.cell.as_ref() }) else { return };
-        self.finish(cell);
+        match self.mode {
+            Mode::Exact => self.finish(cell),
+            mode => self.finish_budgeted(cell, mode),
+        }
     }
 }

@@ -27,6 +27,9 @@ pub(crate) struct ThreadRecorder {
     /// the frames form a stack through the guards on the native stack, without a
     /// depth limit. Owner-only.
     children: Children,
+    /// Under the overhead budget, `f64` bits: the variance that sampled children's
+    /// estimates put into the current frame's self time (`weighted.rs`). Owner-only.
+    child_var: AtomicU64,
     /// Where the end of a timed call writes it to the timeline: null while the
     /// timeline does not record, else the header of the thread's ring. The switch
     /// tells every recorder when that changes; the ring is found then (or when the
@@ -76,6 +79,7 @@ impl ThreadRecorder {
         Self {
             cells: Cells::with_init(SiteCell::for_site),
             children: Children::default(),
+            child_var: AtomicU64::new(0),
             ring: AtomicPtr::new(ptr::null_mut()),
             ring_held: OnceLock::new(),
             tid: crate::timeline::thread_id(),
@@ -129,6 +133,49 @@ impl ThreadRecorder {
     pub(crate) fn pop_frame(&self, saved: Usage, inclusive: Usage) -> Usage {
         let nested = self.children.replace(saved.plus(inclusive));
         inclusive.since(nested)
+    }
+
+    /// Starts a frame under the overhead budget: the enclosing frame's children usage
+    /// and children variance, both reset.
+    #[inline(always)]
+    pub(crate) fn push_budget_frame(&self) -> (Usage, f64) {
+        let var = f64::from_bits(self.child_var.swap_owned(0));
+        (self.children.replace(Usage::default()), var)
+    }
+
+    /// Ends a frame timed at rate `2^-shift`: hands the enclosing frame this frame's
+    /// inclusive usage with its ticks times `2^shift`, and its variance term; returns
+    /// the exclusive usage (ticks: inclusive minus the children's estimates, signed)
+    /// and the variance the children put into it.
+    #[inline]
+    pub(crate) fn pop_weighted(&self, saved: (Usage, f64), inclusive: Usage, shift: u32) -> (Usage, i64, f64) {
+        let scaled = Usage { ticks: inclusive.ticks << shift, ..inclusive };
+        let nested = self.children.replace(saved.0.plus(scaled));
+        let term = crate::record::weighted::WeightedCell::child_term(shift, inclusive.ticks);
+        let var = f64::from_bits(self.child_var.swap_owned((saved.1 + term).to_bits()));
+        (inclusive.since(nested), inclusive.ticks.wrapping_sub(nested.ticks) as i64, var)
+    }
+
+    /// Ends a frame the budget left untimed: what its descendants reported is
+    /// dropped (the frame stands for nothing), the enclosing frame's state restored.
+    #[inline(always)]
+    pub(crate) fn pop_untimed(&self, saved: (Usage, f64)) {
+        self.children.replace(saved.0);
+        self.child_var.swap_owned(saved.1.to_bits());
+    }
+}
+
+/// A load and a store on an owner-only atomic.
+trait SwapOwned {
+    fn swap_owned(&self, value: u64) -> u64;
+}
+
+impl SwapOwned for AtomicU64 {
+    #[inline(always)]
+    fn swap_owned(&self, value: u64) -> u64 {
+        let old = self.load(Ordering::Relaxed);
+        self.store(value, Ordering::Relaxed);
+        old
     }
 }
 
@@ -260,6 +307,21 @@ impl std::fmt::Debug for ThreadMark {
 /// Every site's totals over live and exited threads, indexed by site id.
 pub(crate) fn collect() -> Vec<SiteTotals> {
     REGISTRY.collect()
+}
+
+/// Every site's calls so far on live threads (timed or not), indexed by site id:
+/// the overhead budget's cheap reading, no histogram merged.
+pub(crate) fn call_counts() -> Vec<u64> {
+    let mut out = Vec::new();
+    REGISTRY.for_each_live(|r| {
+        r.for_each_cell(|id, cell| {
+            if out.len() <= id {
+                out.resize(id + 1, 0);
+            }
+            out[id] += cell.counted();
+        })
+    });
+    out
 }
 
 /// Threads with a live recorder.

@@ -92,7 +92,20 @@ fn process(snapshot: &Snapshot, stats: &Stats) -> Families {
     for (class, count) in stats.responses() {
         responses.value(&[("code", &format!("{class}xx"))], count as f64);
     }
-    vec![info, uptime, recording, dropped, memory, threads, responses]
+    let mut families = vec![info, uptime, recording, dropped, memory, threads, responses];
+    if let Some(o) = &meta.overhead {
+        let mut ratio = Family::new(
+            "hotpath_profiler_overhead_ratio",
+            MetricKind::Gauge,
+            "The profiler's estimated share of the process's CPU time (overhead budget set).",
+        );
+        ratio.value(&[], o.profiler_overhead_ratio);
+        let mut budget =
+            Family::new("hotpath_overhead_budget_ratio", MetricKind::Gauge, "The configured overhead budget.");
+        budget.value(&[], o.budget);
+        families.extend([ratio, budget]);
+    }
+    families
 }
 
 fn write_family(out: &mut String, family: &Family, process: &[String]) {
