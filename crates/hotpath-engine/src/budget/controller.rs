@@ -11,8 +11,9 @@ use super::calibrate::{self, Costs};
 use crate::record::{self, SiteTotals};
 use crate::sync::lock;
 
-/// How often rates are decided.
-const INTERVAL: Duration = Duration::from_millis(20);
+/// How often rates are decided: each decision costs the thread a few tens of µs of
+/// CPU (a wake-up, two clock syscalls, a pass over the cells), a budget of its own.
+const INTERVAL: Duration = Duration::from_millis(100);
 /// The delay before the thread is created: a program shorter than that runs exact
 /// and never creates it; a longer one runs exact only that long (plus the
 /// calibration, under 1 ms) before the first decision.
@@ -28,6 +29,8 @@ struct State {
     last: Vec<u64>,
     rates: Vec<f64>,
     last_tick: Option<(Instant, u64)>,
+    /// The thread's own CPU time at the last tick.
+    own_then: u64,
 }
 
 static STATE: Mutex<Option<State>> = Mutex::new(None);
@@ -55,6 +58,7 @@ pub(crate) fn start(budget: Option<f64>, shadow: bool) {
         rates: Vec::new(),
         // The first tick decides from the calls since the start.
         last_tick: Some((Instant::now(), process_cpu_ns())),
+        own_then: OWN_NS.load(Relaxed),
     });
     crate::switch::set_budgeted(true, shadow);
     if SPAWNED.swap(true, Relaxed) {
@@ -101,7 +105,12 @@ fn tick() {
         state.last[id] = n;
     }
     let cpu_per_sec = cpu.saturating_sub(cpu_then) as f64 / secs;
-    let shifts = super::plan::shifts(&state.rates, state.budget * cpu_per_sec, costs.timed_ns, costs.untimed_ns);
+    // The thread's own CPU comes out of the budget too.
+    let own = OWN_NS.load(Relaxed);
+    let own_per_sec = own.saturating_sub(state.own_then) as f64 / secs;
+    state.own_then = own;
+    let budget_ns = (state.budget * cpu_per_sec - own_per_sec).max(0.0);
+    let shifts = super::plan::shifts(&state.rates, budget_ns, costs.timed_ns, costs.untimed_ns);
     let sites = record::registered_sites();
     for (id, shift) in shifts.into_iter().enumerate() {
         if let Some(site) = sites.get(id).filter(|_| id > 0) {

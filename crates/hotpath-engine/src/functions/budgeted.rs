@@ -11,7 +11,9 @@ use crate::{sampling, switch};
 
 impl FnGuard {
     /// Starts a call of `site` under the budget (`state` is `BUDGET` or `SHADOW`).
-    #[inline(always)]
+    /// Out of line, as [`finish_budgeted`](Self::finish_budgeted): exact mode's guard
+    /// keeps the layout and registers it had without a budget.
+    #[inline(never)]
     pub(super) fn budgeted(site: &'static FnSite, state: u8) -> Self {
         let recorder = recorder::current();
         let id = site.id();
@@ -40,7 +42,7 @@ impl FnGuard {
     }
 
     /// Ends a call begun by [`budgeted`](Self::budgeted).
-    #[inline]
+    #[inline(never)]
     pub(super) fn finish_budgeted(&self, cell: &SiteCell, mode: Mode) {
         // SAFETY: set together with the cell from this thread's live recorder.
         let recorder = unsafe { &*self.recorder };
