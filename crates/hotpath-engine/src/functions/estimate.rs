@@ -36,8 +36,14 @@ pub(crate) fn budget_row(row: &mut FunctionTiming, t: &SiteTotals, ratio: f64, c
     if t.untimed == 0 && !w.estimated() {
         return;
     }
+    // Wall times are heavy-tailed (a preempted call lasts milliseconds): a long call
+    // that fell among the untimed ones is missing from the sums and from the variance
+    // estimate alike. Each interval therefore also allows for one call as long as the
+    // longest timed one being missed, or counted 2^k times: (2^k - 1)·max², at the
+    // lowest rate the site had.
+    let tail = (f64::from(1u32 << w.max_shift.min(31)) - 1.0) * (max as f64) * (max as f64);
     let interval = |value: u64, var: f64| {
-        let half = half_width_95(var) * ratio;
+        let half = half_width_95(var + tail) * ratio;
         [(value as f64 - half).max(0.0) as u64, (value as f64 + half) as u64]
     };
     // A percentile's interval: the values at the ranks 1.96 standard errors of a
