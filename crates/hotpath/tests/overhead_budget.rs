@@ -131,7 +131,7 @@ fn split_is_estimated_without_bias_and_intervals_cover_the_truth() {
 /// here: counting every call (exact counts) costs about 3 ns, a third or more of such a
 /// function; the report says so (`counting_floor_ratio`).
 #[test]
-fn a_tiny_function_is_counted_exactly_and_timing_stays_in_budget() {
+fn a_tiny_function_is_counted_exactly_and_its_counting_floor_reported() {
     let report = release_run(&["tiny", "100000000"], &[("HOTPATH_OVERHEAD_BUDGET", "1%")]);
     let tiny = row(&report, "case_budget::tiny");
     assert_eq!(tiny["calls"], 100_000_000u64);
