@@ -200,6 +200,14 @@ pub(crate) fn untracked<R>(f: impl FnOnce() -> R) -> R {
     f()
 }
 
+/// Whether the profiler itself runs on this thread now (its own thread, or inside
+/// [`untracked`]): what it allocates is not the program's.
+#[cfg(all(feature = "heap", target_os = "linux"))]
+#[inline]
+pub(crate) fn paused() -> bool {
+    STATE.try_with(|s| s.paused.get() != 0).unwrap_or(true)
+}
+
 /// Stops counting this thread for good: for the profiler's own threads.
 pub(crate) fn ignore_this_thread() {
     STATE.with(|s| s.paused.set(s.paused.get() + 1));

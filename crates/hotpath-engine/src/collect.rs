@@ -2,8 +2,8 @@
 //! collecting every instrument's section from the recorders.
 
 use hotpath_model::{
-    Channels, Collectors, DebugTrackers, FunctionsAlloc, FunctionsCpu, FunctionsIcount, FunctionsTiming, Futures, Http,
-    IoSection, Mutexes, Report, RwLocks, Section, Server, Sql, Streams, Threads, TokioRuntimes, SECTIONS,
+    Channels, Collectors, DebugTrackers, FunctionsAlloc, FunctionsCpu, FunctionsIcount, FunctionsTiming, Futures, Heap,
+    Http, IoSection, Mutexes, Report, RwLocks, Section, Server, Sql, Streams, Threads, TokioRuntimes, SECTIONS,
 };
 
 use crate::options::Options;
@@ -32,6 +32,12 @@ pub fn start(options: &Options) {
     if !counting {
         crate::cpu::start(options);
     }
+    #[cfg(all(feature = "heap", target_os = "linux"))]
+    if !counting {
+        crate::heap::start(options);
+    }
+    #[cfg(all(feature = "heap", not(target_os = "linux")))]
+    crate::diag::warn("hotpath-heap: heap sampling is implemented on Linux only; the heap section is off");
     #[cfg(feature = "threads")]
     if !counting {
         crate::threads::start(
@@ -161,6 +167,10 @@ pub fn collect(
     }
     #[cfg(not(all(feature = "cpu", target_os = "linux")))]
     let _ = (moment, started_unix_ms, wall_ns);
+    #[cfg(all(feature = "heap", target_os = "linux"))]
+    if moment == Moment::Final && wanted(Section::Heap) {
+        crate::heap::finish(options);
+    }
     for def in SECTIONS.iter().filter(|d| wanted(d.section)) {
         report.collect_from(def.section, &sources);
     }
@@ -186,6 +196,12 @@ impl Collectors for Sources<'_> {
         #[cfg(all(feature = "cpu", target_os = "linux"))]
         return crate::cpu::section(self.options);
         #[cfg(not(all(feature = "cpu", target_os = "linux")))]
+        None
+    }
+    fn heap(&self) -> Option<Heap> {
+        #[cfg(all(feature = "heap", target_os = "linux"))]
+        return crate::heap::section(self.options);
+        #[cfg(not(all(feature = "heap", target_os = "linux")))]
         None
     }
     fn functions_icount(&self) -> Option<FunctionsIcount> {

@@ -26,6 +26,8 @@ mod entries;
 pub mod export;
 mod functions;
 mod futures;
+#[cfg(all(feature = "heap", target_os = "linux"))]
+mod heap;
 mod histogram;
 #[cfg(feature = "icount")]
 mod icount;
@@ -38,6 +40,8 @@ mod model_checks;
 pub mod options;
 #[cfg(any(feature = "alloc", feature = "threads"))]
 mod os;
+#[cfg(all(any(feature = "cpu", feature = "heap"), target_os = "linux"))]
+mod pprof;
 mod reach;
 mod record;
 mod row_logs;

@@ -17,6 +17,8 @@ pub const DEFAULT_THREADS_INTERVAL_MS: u64 = 250;
 pub const DEFAULT_THREADS_LIMIT: usize = 5;
 /// CPU samples per CPU-second of each thread.
 pub const DEFAULT_CPU_HZ: u64 = 100;
+/// Mean bytes between two sampled allocations (512 KiB, as tcmalloc's and Go's).
+pub const DEFAULT_HEAP_SAMPLE_BYTES: u64 = 512 * 1024;
 /// Tokio runtime sampling interval (`HOTPATH_TOKIO_RUNTIME_INTERVAL_MS`).
 pub const DEFAULT_TOKIO_RUNTIME_INTERVAL_MS: u64 = 1000;
 
@@ -89,6 +91,13 @@ pub struct Options {
     pub cpu_output: Option<PathBuf>,
     /// How often `tokio_runtime!()` runtimes are sampled.
     pub tokio_runtime_interval_ms: u64,
+    /// Mean bytes between two sampled allocations (`HOTPATH_HEAP_SAMPLE_BYTES`).
+    pub heap_sample_bytes: u64,
+    /// Function or crate prefixes whose live allocations the `heap` section leaves
+    /// out (`HOTPATH_HEAP_IGNORE`, comma-separated).
+    pub heap_ignore: Vec<String>,
+    /// Where the live heap's pprof and flamegraph go at exit (`HOTPATH_HEAP_OUTPUT`).
+    pub heap_output: Option<PathBuf>,
     /// Per instrument (indexed by `sampling::Sampled`), the fraction of calls or
     /// operations whose duration is measured; counts are always exact.
     pub time_sampling: [f64; 6],
@@ -173,6 +182,9 @@ impl Default for Options {
             cpu_hz: DEFAULT_CPU_HZ,
             cpu_output: None,
             tokio_runtime_interval_ms: DEFAULT_TOKIO_RUNTIME_INTERVAL_MS,
+            heap_sample_bytes: DEFAULT_HEAP_SAMPLE_BYTES,
+            heap_ignore: Vec::new(),
+            heap_output: None,
             time_sampling: [1.0; 6],
             overhead_budget: None,
             budget_shadow: false,

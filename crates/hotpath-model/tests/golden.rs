@@ -241,6 +241,7 @@ fn sample() -> Report {
     icount.uncounted = vec!["load: its body cannot run in a marker function (a block with return, ?, break or continue, or a function that never returns)".into()];
     icount.rows = vec![icount_row];
     report.functions_icount = Some(icount);
+    report.heap = Some(heap_sample());
 
     let mut thread = ThreadRow::default();
     thread.name = "worker-1".into();
@@ -273,7 +274,7 @@ fn sample() -> Report {
 
 #[path = "golden/sections.rs"]
 mod sections;
-use sections::{debug_sample, io_sample, tokio_runtime};
+use sections::{debug_sample, heap_sample, io_sample, tokio_runtime};
 
 #[test]
 fn schema_matches_the_golden_file() {

@@ -55,6 +55,11 @@ macro_rules! sections {
                     limit: Some("functions"), compared: true,
                     about: "instructions executed per call of measured functions, under valgrind --tool=callgrind",
                     absent: "instruction counting is off (hotpath-callgrind feature) or the program is not running under Callgrind";
+                /// Live heap by allocation stack, from sampled allocations (`hotpath-heap`).
+                Heap => heap: Heap, "heap", "Heap", Functions,
+                    limit: Some("heap"), compared: false,
+                    about: "live bytes and objects per allocation stack, estimated from sampled allocations, with 95% intervals; at exit, what main left allocated",
+                    absent: "heap sampling is off (hotpath-heap feature) or no sampled allocation is live";
                 /// `channel!` sites.
                 Channels => channels: Channels, "channels", "Channels", DataFlow,
                     limit: Some("channels"), compared: true,
@@ -118,6 +123,7 @@ macro_rules! sections {
             }
             limits {
                 functions_limit: "functions", 15, "Rows of the function sections";
+                heap_limit: "heap", 15, "Rows of the heap section";
                 channels_limit: "channels", 0, "Rows of the channels section";
                 streams_limit: "streams", 0, "Rows of the streams section";
                 futures_limit: "futures", 0, "Rows of the futures section";

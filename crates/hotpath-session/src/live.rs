@@ -32,10 +32,19 @@ pub(crate) fn start(settings: &ServerSettings) {
     if !settings.enabled && settings.otlp.is_none() {
         return;
     }
-    if let Some(start) = STARTER.get() {
-        if let Err(message) = start(settings) {
-            hotpath_engine::diag::warn_in_report(message);
+    match STARTER.get() {
+        Some(start) => {
+            if let Err(message) = start(settings) {
+                hotpath_engine::diag::warn_in_report(message);
+            }
         }
+        // The push was asked for by name; the server is on by default, so only the push
+        // says that this build cannot do it.
+        None if settings.otlp.is_some() => hotpath_engine::diag::warn_in_report(
+            "HOTPATH_OTLP_ENDPOINT is ignored: this build has no `live` feature (hotpath's default), so nothing is pushed"
+                .to_string(),
+        ),
+        None => {}
     }
 }
 
@@ -43,5 +52,22 @@ pub(crate) fn start(settings: &ServerSettings) {
 pub(crate) fn ending(id: u64) {
     if let Some(hook) = ENDING.get() {
         hook(id);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{OtlpEndpoint, OtlpSettings};
+
+    /// Without the live crate (no starter registered, as in a build without `live`), an
+    /// OTLP endpoint the user set is named in a warning rather than silently dropped.
+    #[test]
+    fn an_endpoint_without_the_live_feature_is_a_warning() {
+        let endpoint = OtlpEndpoint::parse("http://127.0.0.1:4318").unwrap();
+        let otlp = OtlpSettings { endpoint, interval: std::time::Duration::from_secs(10), resource: Vec::new() };
+        start(&ServerSettings { otlp: Some(otlp), ..ServerSettings::default() });
+        let warnings = hotpath_engine::diag::report_warnings();
+        assert!(warnings.iter().any(|w| w.starts_with("HOTPATH_OTLP_ENDPOINT is ignored")), "{warnings:?}");
     }
 }

@@ -52,6 +52,7 @@ fn start() -> Box<dyn std::any::Any> {
 
 fn main() {
     let name = match (cfg!(feature = "hotpath-cpu"), cfg!(feature = "hotpath-alloc"), cfg!(feature = "hotpath")) {
+        _ if cfg!(feature = "hotpath-heap") => "this-heap",
         (true, _, _) => "this-cpu",
         (_, true, _) => "this-alloc",
         (_, _, true) => "this-on",

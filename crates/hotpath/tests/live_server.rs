@@ -18,13 +18,17 @@ fn section_keys() -> Vec<&'static str> {
 }
 
 /// Sections this build may produce besides those of [`produced`]: CPU samples land
-/// in a measured function only when the sampler happens to hit one.
+/// in a measured function only when the sampler happens to hit one, and the heap
+/// section is there once a sampled allocation is live.
 fn maybe_produced() -> Vec<&'static str> {
+    let mut sections = Vec::new();
     if cfg!(feature = "hotpath-cpu") {
-        vec!["functions_cpu"]
-    } else {
-        Vec::new()
+        sections.push("functions_cpu");
     }
+    if cfg!(feature = "hotpath-heap") {
+        sections.push("heap");
+    }
+    sections
 }
 
 /// The sections this build produces for `case_live` (it allocates in `step`).

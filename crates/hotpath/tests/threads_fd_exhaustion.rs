@@ -94,9 +94,12 @@ fn child_with_one_free_fd() {
     step.wait();
     // One free descriptor: the sampler can list /proc/self/task, but not open a thread's stat.
     let normal = set_nofile(lowest_free_fd() + 1);
-    // The CPU sampler's own scan may hold that descriptor for a moment: retry then.
+    // The CPU and heap samplers may hold a descriptor for a moment (their own scans,
+    // symbol tables): the limit is set again from the lowest free one before each try.
     let mut partial = None;
     for _ in 0..100 {
+        set_nofile(normal);
+        set_nofile(lowest_free_fd() + 1);
         sample_threads();
         let threads = snapshot().unwrap().threads.expect("threads section");
         if threads.warning.is_some() {

@@ -4,7 +4,8 @@
 //! protobuf format and keeps `hotpath_function_duration_seconds` as one native series
 //! per process. Prometheus must then hold each process's own count, and
 //! `histogram_quantile(0.99, sum(rate(...)))` over the three series must lie within the
-//! stated error of the true p99 of the fleet.
+//! stated error of the true p99 of the fleet, and the shipped recording rules and
+//! dashboard panels (which read the classic series or the native one) return data.
 //!
 //! The true p99 comes from recorded values, never from wall time: each process reports
 //! its own p99 on its JSON endpoint, and a quantile of a mixture lies between the
@@ -93,6 +94,16 @@ fn native_histogram_quantile_across_three_processes() {
         estimate >= low * (1.0 - STATED_ERROR) && estimate <= high * (1.0 + STATED_ERROR),
         "{query} = {estimate} s, not within {STATED_ERROR} of the true p99 in [{low}, {high}] s ({reports:?})"
     );
+
+    // The shipped rules read the classic series or the native one: with the flag on,
+    // every recording rule and every dashboard panel still returns data.
+    let rules = prometheus.rules();
+    assert!(rules.iter().all(|r| r.health == "ok"), "{rules:?}");
+    let recorded: Vec<String> = rules.iter().filter(|r| r.recording).map(|r| r.name.clone()).collect();
+    assert!(recorded.len() >= 11, "{rules:?}");
+    prometheus.wait_until("every recording rule has series from native histograms", |p| fleet::no_data(p, &recorded));
+    let panels = fleet::dashboard_queries(&monitoring);
+    prometheus.wait_until("every dashboard panel has data from native histograms", |p| fleet::no_data(p, &panels));
     drop((prometheus, fleet));
     let _ = std::fs::remove_dir_all(&dir);
 }

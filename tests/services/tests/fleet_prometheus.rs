@@ -106,28 +106,14 @@ fn three_processes_scraped_by_prometheus_add_up() {
     assert!(rules.iter().filter(|r| r.recording).count() >= 11, "{rules:?}");
     assert!(rules.iter().all(|r| r.health == "ok"), "{rules:?}");
     let recorded: Vec<String> = rules.iter().filter(|r| r.recording).map(|r| r.name.clone()).collect();
-    prometheus.wait_until("every recording rule has series", |p| empty(p, &recorded));
+    prometheus.wait_until("every recording rule has series", |p| fleet::no_data(p, &recorded));
 
     // Every panel of the dashboard shows data.
-    let dashboard: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(monitoring.join("grafana-dashboard.json")).unwrap()).unwrap();
-    let panels = dashboard["panels"].as_array().unwrap();
-    let targets = panels.iter().flat_map(|p| p["targets"].as_array().cloned().unwrap_or_default());
-    let queries: Vec<String> = targets.map(|t| t["expr"].as_str().unwrap().to_string()).collect();
+    let queries = fleet::dashboard_queries(&monitoring);
     assert!(queries.len() >= 14, "{queries:?}");
-    prometheus.wait_until("every dashboard panel has data", |p| empty(p, &queries));
+    prometheus.wait_until("every dashboard panel has data", |p| fleet::no_data(p, &queries));
     drop((prometheus, fleet));
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// `Err` naming the queries that return nothing.
-fn empty(prometheus: &Prometheus, queries: &[String]) -> Result<(), String> {
-    let empty: Vec<&String> = queries.iter().filter(|q| prometheus.query(q).is_empty()).collect();
-    if empty.is_empty() {
-        Ok(())
-    } else {
-        Err(format!("no data for {empty:?}"))
-    }
 }
 
 /// The README's scrape lines ("Watch a fleet") are the shipped config's, verbatim: the

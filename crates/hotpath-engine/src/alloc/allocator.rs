@@ -29,6 +29,8 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for CountingAllocator<A> {
         let ptr = unsafe { self.inner.alloc(layout) };
         if !ptr.is_null() {
             counters::allocated(layout.size());
+            #[cfg(all(feature = "heap", target_os = "linux"))]
+            crate::heap::allocated(ptr, layout.size());
         }
         ptr
     }
@@ -39,12 +41,17 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for CountingAllocator<A> {
         let ptr = unsafe { self.inner.alloc_zeroed(layout) };
         if !ptr.is_null() {
             counters::allocated(layout.size());
+            #[cfg(all(feature = "heap", target_os = "linux"))]
+            crate::heap::allocated(ptr, layout.size());
         }
         ptr
     }
 
     #[inline]
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // The sample leaves the table before the block can be handed out again.
+        #[cfg(all(feature = "heap", target_os = "linux"))]
+        crate::heap::freed(ptr);
         // SAFETY: `ptr` came from this allocator, that is from `A`, with `layout`.
         unsafe { self.inner.dealloc(ptr, layout) };
         counters::freed(layout.size());
@@ -53,8 +60,12 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for CountingAllocator<A> {
     /// Counted as freeing the old block and allocating the new one.
     #[inline]
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        #[cfg(all(feature = "heap", target_os = "linux"))]
+        let kept = crate::heap::realloc_take(ptr);
         // SAFETY: `ptr` came from `A` with `layout`; the caller's contract is `A::realloc`'s.
         let new = unsafe { self.inner.realloc(ptr, layout, new_size) };
+        #[cfg(all(feature = "heap", target_os = "linux"))]
+        crate::heap::realloc_done(ptr, new, layout.size(), new_size, kept);
         if !new.is_null() {
             counters::freed(layout.size());
             counters::allocated(new_size);
@@ -87,6 +98,38 @@ mod tests {
             }
             // Allocated 24 + 24 + 100 in 3 blocks; freed 24 (realloc) + 100 + 24.
             assert_eq!(counters::thread_allocated(), (148, 3));
+        })
+        .join()
+        .unwrap();
+    }
+
+    /// With heap sampling on (every allocation sampled here), a sampled block is in
+    /// the live table under its address, a realloc moves its sample to the new address
+    /// and size, a failed one leaves it, and a free takes it out.
+    #[cfg(all(feature = "heap", target_os = "linux"))]
+    #[test]
+    fn heap_samples_follow_realloc_and_free() {
+        use crate::heap::testing::{sample_everything, size_at};
+        sample_everything();
+        let allocator = CountingAllocator::new(System);
+        std::thread::spawn(move || {
+            let layout = Layout::from_size_align(4096, 8).unwrap();
+            // SAFETY: non-zero-size layouts; each block is freed once with the layout it
+            // was (re)allocated with; the failed realloc asks for more than can exist.
+            unsafe {
+                let a = allocator.alloc(layout);
+                assert_eq!(size_at(a as usize), Some(4096), "sampled");
+                let failed = allocator.realloc(a, layout, isize::MAX as usize - 4096);
+                assert!(failed.is_null());
+                assert_eq!(size_at(a as usize), Some(4096), "a failed realloc keeps the sample");
+                let b = allocator.realloc(a, layout, 1 << 20);
+                assert_eq!(size_at(b as usize), Some(1 << 20), "moved, with its new size");
+                if b != a {
+                    assert_eq!(size_at(a as usize), None);
+                }
+                allocator.dealloc(b, Layout::from_size_align(1 << 20, 8).unwrap());
+                assert_eq!(size_at(b as usize), None, "freed");
+            }
         })
         .join()
         .unwrap();

@@ -5,9 +5,9 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::pprof;
 use super::profile::Profile;
 use super::unwind::Modules;
+use crate::pprof::{self, Strings};
 
 /// `root;caller;leaf count` lines, most frequent first.
 pub(crate) fn folded(profile: &Profile, modules: &mut Modules) -> Vec<String> {
@@ -111,28 +111,4 @@ pub(crate) fn pprof_bytes(profile: &Profile, modules: &mut Modules, span: &Span)
     }
     p.string_table = strings.table;
     prost::Message::encode_to_vec(&p)
-}
-
-/// The pprof string table; index 0 must be the empty string.
-struct Strings {
-    table: Vec<String>,
-    index: HashMap<String, i64>,
-}
-
-impl Default for Strings {
-    fn default() -> Self {
-        Self { table: vec![String::new()], index: HashMap::from([(String::new(), 0)]) }
-    }
-}
-
-impl Strings {
-    fn id(&mut self, s: &str) -> i64 {
-        if let Some(&id) = self.index.get(s) {
-            return id;
-        }
-        let id = self.table.len() as i64;
-        self.table.push(s.to_string());
-        self.index.insert(s.to_string(), id);
-        id
-    }
 }

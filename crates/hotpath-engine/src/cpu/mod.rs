@@ -12,13 +12,12 @@
 //!   through `record::hooks`.
 //! - `ring`: the signal-safe queue; `sample`: what it carries, and the ring itself.
 //! - `signal`, `sampler`: timers, handler and the draining thread (Linux).
-//! - `unwind`, `profile`, `export`, `pprof`: stacks, aggregation, output files.
+//! - `unwind`, `profile`, `export`: stacks, aggregation, output files (pprof's
+//!   messages are the base file `crate::pprof`, shared with the heap profile).
 //! - `section`: the `functions-cpu` report section.
 
 #[cfg(target_os = "linux")]
 mod export;
-#[cfg(target_os = "linux")]
-mod pprof;
 #[cfg(target_os = "linux")]
 mod profile;
 #[cfg(target_os = "linux")]

@@ -12,6 +12,9 @@ pub(crate) struct Interner<'a> {
     pub(crate) texts: Vec<String>,
     by_text: HashMap<String, u32>,
     by_event: HashMap<(u8, u32, u64), u32, BuildHasherDefault<Mix>>,
+    /// The last event's key and name: a thread's events repeat a few sites, often the
+    /// same one in a row (a loop's calls), which then costs one compare.
+    last: ((u8, u32, u64), u32),
 }
 
 /// A multiplicative hasher for the small integer keys looked up once per event (the
@@ -43,7 +46,13 @@ impl Hasher for Mix {
 
 impl<'a> Interner<'a> {
     pub(crate) fn new(names: &'a Names) -> Self {
-        Self { names, texts: Vec::new(), by_text: HashMap::new(), by_event: HashMap::default() }
+        Self {
+            names,
+            texts: Vec::new(),
+            by_text: HashMap::new(),
+            by_event: HashMap::default(),
+            last: ((u8::MAX, 0, 0), 0),
+        }
     }
 
     pub(crate) fn text(&mut self, text: String) -> u32 {
@@ -65,7 +74,11 @@ impl<'a> Interner<'a> {
             _ => 0,
         };
         let key = (event.kind as u8, event.id, variant);
+        if self.last.0 == key {
+            return self.last.1;
+        }
         if let Some(&i) = self.by_event.get(&key) {
+            self.last = (key, i);
             return i;
         }
         let what = self.names.of(event.kind, event.id, event.extra);
@@ -80,6 +93,7 @@ impl<'a> Interner<'a> {
         };
         let i = self.text(label);
         self.by_event.insert(key, i);
+        self.last = (key, i);
         i
     }
 }

@@ -114,9 +114,12 @@ pub fn write_timeline(path: &Path, window_ns: Option<u64>) -> std::io::Result<Tr
 }
 
 fn write_file(path: &Path, window_ns: Option<u64>, options: &std::fs::OpenOptions) -> std::io::Result<TraceStats> {
-    let mut options = options.clone();
     #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let options = &{
+        let mut options = options.clone();
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        options
+    };
     let mut file = std::io::BufWriter::with_capacity(1 << 20, options.open(path)?);
     let stats = write_to(window_ns, TraceFormat::for_path(path), &mut file)?;
     std::io::Write::flush(&mut file)?;

@@ -73,3 +73,24 @@ fn lanes_stop_at_their_cap_and_count_what_they_leave_out() {
     assert_eq!(layout.threads[0].tracks.len() - 1, super::layout::MAX_LANES);
     assert_eq!(layout.crowded, 39 - super::layout::MAX_LANES as u64);
 }
+
+/// A triggered trace never writes through a name already taken (here a link to
+/// another file, as someone sharing the directory could plant): it takes the next
+/// name, readable by its owner only.
+#[cfg(unix)]
+#[test]
+fn a_taken_name_is_never_written_through() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("hotpath-trigger-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let victim = dir.join("victim");
+    std::fs::write(&victim, "precious").unwrap();
+    let _ = std::fs::remove_file(dir.join("t.pftrace"));
+    std::os::unix::fs::symlink(&victim, dir.join("t.pftrace")).unwrap();
+    let (path, written) = crate::timeline::trigger::write_free(&dir, "t", None, super::write_triggered);
+    assert!(written.is_ok(), "{written:?}");
+    assert_eq!(path, dir.join("t.2.pftrace"));
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

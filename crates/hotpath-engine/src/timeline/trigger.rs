@@ -200,7 +200,7 @@ fn write(request: Request) {
 /// Writes `dir/stem.pftrace`, or when that name is taken (an earlier run with the same
 /// process id, common in containers, or a file planted there) `stem.2.pftrace` and so
 /// on: never over an existing file (`write` creates its file exclusively).
-fn write_free(
+pub(crate) fn write_free(
     dir: &std::path::Path,
     stem: &str,
     window_ns: Option<u64>,
@@ -272,27 +272,6 @@ pub fn files() -> Files {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A triggered trace never writes through a name already taken (here a link to
-    /// another file, as someone sharing the directory could plant): it takes the next
-    /// name, readable by its owner only.
-    #[cfg(unix)]
-    #[test]
-    fn a_taken_name_is_never_written_through() {
-        use std::os::unix::fs::PermissionsExt;
-        let dir = std::env::temp_dir().join(format!("hotpath-trigger-test-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let victim = dir.join("victim");
-        std::fs::write(&victim, "precious").unwrap();
-        let _ = std::fs::remove_file(dir.join("t.pftrace"));
-        std::os::unix::fs::symlink(&victim, dir.join("t.pftrace")).unwrap();
-        let (path, written) = write_free(&dir, "t", None, crate::export::write_triggered);
-        assert!(written.is_ok(), "{written:?}");
-        assert_eq!(path, dir.join("t.2.pftrace"));
-        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
-        assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
 
     #[test]
     fn the_file_list_keeps_the_latest() {

@@ -159,35 +159,14 @@ impl Exporter {
     /// Families about the profiler and the exporter rather than a section (those of
     /// `/metrics` but its HTTP responses, plus the exporter's drops).
     fn process(&self, snapshot: &Snapshot) -> Families {
-        let meta = &snapshot.report.meta;
-        let mut info =
-            Family::new("hotpath_info", MetricKind::Gauge, "Profiled program and hotpath version; always 1.");
-        info.value(&[("version", &meta.hotpath_version), ("caller", &meta.caller), ("clock", &meta.clock)], 1.0);
-        let mut uptime = Family::new("hotpath_uptime_seconds", MetricKind::Gauge, "Time since profiling started.");
-        uptime.value(&[], snapshot.uptime.as_secs_f64());
-        let mut recording =
-            Family::new("hotpath_recording", MetricKind::Gauge, "1 while measurements are recorded, 0 after the end.");
-        recording.value(&[], f64::from(u8::from(snapshot.recording)));
-        let mut dropped = Family::new(
-            "hotpath_dropped_measurements_total",
-            MetricKind::Counter,
-            "Measurements the profiler could not record.",
-        );
-        dropped.value(&[], meta.dropped as f64);
-        let mut memory = Family::new(
-            "hotpath_profiler_memory_bytes",
-            MetricKind::Gauge,
-            "Heap memory held by the profiler's recorders.",
-        );
-        memory.value(&[], snapshot.profiler_bytes as f64);
-        let mut threads = Family::new("hotpath_recording_threads", MetricKind::Gauge, "Threads with a live recorder.");
-        threads.value(&[], snapshot.recording_threads as f64);
+        let mut families = snapshot.process_families();
         let mut batches = Family::new(
             "hotpath_otlp_dropped_batches_total",
             MetricKind::Counter,
             "OTLP batches dropped: the queue was full, or the endpoint refused them.",
         );
         batches.value(&[], self.stats.dropped.load(Relaxed) as f64);
-        vec![info, uptime, recording, dropped, memory, threads, batches]
+        families.push(batches);
+        families
     }
 }

@@ -57,33 +57,9 @@ pub(crate) fn render(snapshot: &Snapshot, stats: &Stats, exposition: &Exposition
     }
 }
 
-/// Families about the profiler and the process rather than a section.
+/// The snapshot's process families, and the live server's responses by class.
 fn process(snapshot: &Snapshot, stats: &Stats) -> Families {
-    let meta = &snapshot.report.meta;
-    let mut info = Family::new("hotpath_info", MetricKind::Gauge, "Profiled program and hotpath version; always 1.");
-    info.value(&[("version", &meta.hotpath_version), ("caller", &meta.caller), ("clock", &meta.clock)], 1.0);
-    let mut uptime = Family::new("hotpath_uptime_seconds", MetricKind::Gauge, "Time since profiling started.");
-    uptime.value(&[], snapshot.uptime.as_secs_f64());
-    let mut recording = Family::new(
-        "hotpath_recording",
-        MetricKind::Gauge,
-        "1 while measurements are recorded, 0 after the final report.",
-    );
-    recording.value(&[], f64::from(u8::from(snapshot.recording)));
-    let mut dropped = Family::new(
-        "hotpath_dropped_measurements_total",
-        MetricKind::Counter,
-        "Measurements the profiler could not record.",
-    );
-    dropped.value(&[], meta.dropped as f64);
-    let mut memory = Family::new(
-        "hotpath_profiler_memory_bytes",
-        MetricKind::Gauge,
-        "Heap memory held by the profiler's recorders.",
-    );
-    memory.value(&[], snapshot.profiler_bytes as f64);
-    let mut threads = Family::new("hotpath_recording_threads", MetricKind::Gauge, "Threads with a live recorder.");
-    threads.value(&[], snapshot.recording_threads as f64);
+    let mut families = snapshot.process_families();
     let mut responses = Family::new(
         "hotpath_http_responses_total",
         MetricKind::Counter,
@@ -92,19 +68,7 @@ fn process(snapshot: &Snapshot, stats: &Stats) -> Families {
     for (class, count) in stats.responses() {
         responses.value(&[("code", &format!("{class}xx"))], count as f64);
     }
-    let mut families = vec![info, uptime, recording, dropped, memory, threads, responses];
-    if let Some(o) = &meta.overhead {
-        let mut ratio = Family::new(
-            "hotpath_profiler_overhead_ratio",
-            MetricKind::Gauge,
-            "The profiler's estimated share of the process's CPU time (overhead budget set).",
-        );
-        ratio.value(&[], o.profiler_overhead_ratio);
-        let mut budget =
-            Family::new("hotpath_overhead_budget_ratio", MetricKind::Gauge, "The configured overhead budget.");
-        budget.value(&[], o.budget);
-        families.extend([ratio, budget]);
-    }
+    families.push(responses);
     families
 }
 

@@ -4,7 +4,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use hotpath_model::Report;
+use hotpath_model::{Families, Family, MetricKind, Report};
 
 use crate::lock;
 
@@ -25,6 +25,51 @@ pub(crate) struct Snapshot {
 }
 
 impl Snapshot {
+    /// Families about the profiler and the process rather than a section, the same
+    /// on `/metrics` and in the OTLP push.
+    pub(crate) fn process_families(&self) -> Families {
+        let meta = &self.report.meta;
+        let mut info =
+            Family::new("hotpath_info", MetricKind::Gauge, "Profiled program and hotpath version; always 1.");
+        info.value(&[("version", &meta.hotpath_version), ("caller", &meta.caller), ("clock", &meta.clock)], 1.0);
+        let mut uptime = Family::new("hotpath_uptime_seconds", MetricKind::Gauge, "Time since profiling started.");
+        uptime.value(&[], self.uptime.as_secs_f64());
+        let mut recording = Family::new(
+            "hotpath_recording",
+            MetricKind::Gauge,
+            "1 while measurements are recorded, 0 after the final report.",
+        );
+        recording.value(&[], f64::from(u8::from(self.recording)));
+        let mut dropped = Family::new(
+            "hotpath_dropped_measurements_total",
+            MetricKind::Counter,
+            "Measurements the profiler could not record.",
+        );
+        dropped.value(&[], meta.dropped as f64);
+        let mut memory = Family::new(
+            "hotpath_profiler_memory_bytes",
+            MetricKind::Gauge,
+            "Heap memory held by the profiler's recorders.",
+        );
+        memory.value(&[], self.profiler_bytes as f64);
+        let mut threads = Family::new("hotpath_recording_threads", MetricKind::Gauge, "Threads with a live recorder.");
+        threads.value(&[], self.recording_threads as f64);
+        let mut families = vec![info, uptime, recording, dropped, memory, threads];
+        if let Some(o) = &meta.overhead {
+            let mut ratio = Family::new(
+                "hotpath_profiler_overhead_ratio",
+                MetricKind::Gauge,
+                "The profiler's estimated share of the process's CPU time (overhead budget set).",
+            );
+            ratio.value(&[], o.profiler_overhead_ratio);
+            let mut budget =
+                Family::new("hotpath_overhead_budget_ratio", MetricKind::Gauge, "The configured overhead budget.");
+            budget.value(&[], o.budget);
+            families.extend([ratio, budget]);
+        }
+        families
+    }
+
     /// A snapshot of `report`, with process figures read now.
     pub(crate) fn new(report: Report, uptime: Duration) -> Self {
         Self {

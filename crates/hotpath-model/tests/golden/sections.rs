@@ -182,3 +182,47 @@ pub(crate) fn io_sample() -> IoSection {
     section.rows = vec![redis, conn];
     section
 }
+
+/// A `heap` section: one leaking stack, at exit.
+pub(crate) fn heap_sample() -> hotpath_model::Heap {
+    use hotpath_model::sections::heap::HeapStack;
+    let mut row = HeapStack::default();
+    row.name = "demo::cache::insert (src/cache.rs:42)".into();
+    row.function = "demo::cache::insert".into();
+    row.file = "src/cache.rs".into();
+    row.line = 42;
+    row.frames = vec![row.name.clone(), "demo::main (src/main.rs:12)".into()];
+    row.samples = 312;
+    row.live_bytes = 20_610_412;
+    row.live_bytes_low = 18_391_218;
+    row.live_bytes_high = 23_016_933;
+    row.live_objects = 20_127;
+    row.live_objects_low = 17_960;
+    row.live_objects_high = 22_477;
+    row.history = vec![12_100_300, 16_480_120, 20_610_412];
+    row.growing = false;
+    let mut heap = hotpath_model::Heap::default();
+    heap.sample_bytes = 65_536;
+    heap.confidence = 0.95;
+    heap.live_samples = 315;
+    heap.live_bytes = 20_610_412;
+    heap.live_bytes_low = 18_391_218;
+    heap.live_bytes_high = 23_016_933;
+    heap.live_objects = 20_127;
+    heap.ignored_bytes = 196_608;
+    heap.ignore = vec!["lazy_static".into()];
+    heap.dropped_samples = 0;
+    heap.growth_window = 8;
+    heap.total_stacks = 1;
+    heap.files = vec!["profiles/hotpath-heap.pb.gz".into(), "profiles/hotpath-heap.svg".into()];
+    heap.rows = vec![row];
+    let mut function = hotpath_model::sections::heap::HeapFunction::default();
+    function.name = "demo::main".into();
+    function.samples = 312;
+    function.live_bytes = 20_610_412;
+    function.live_bytes_low = 18_391_218;
+    function.live_bytes_high = 23_016_933;
+    function.live_objects = 20_127;
+    heap.functions = vec![function];
+    heap
+}

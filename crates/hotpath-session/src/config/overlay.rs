@@ -118,6 +118,44 @@ const VARIABLES: &[Variable] = &[
         secret: false,
     },
     Variable {
+        name: "HOTPATH_HEAP_SAMPLE_BYTES",
+        apply: |c, v| {
+            c.options.heap_sample_bytes = number(v, 1..=(1 << 40), "is not a number of bytes in 1..=2^40")?;
+            Ok(())
+        },
+        kept: |c| c.options.heap_sample_bytes.to_string(),
+        secret: false,
+    },
+    Variable {
+        name: "HOTPATH_HEAP_IGNORE",
+        apply: |c, v| {
+            let prefixes: Vec<String> =
+                text(v)?.split(',').map(str::trim).filter(|p| !p.is_empty()).map(String::from).collect();
+            if prefixes.is_empty() {
+                return Err("names no function or crate prefix".into());
+            }
+            c.options.heap_ignore = prefixes;
+            Ok(())
+        },
+        kept: |c| {
+            if c.options.heap_ignore.is_empty() {
+                "nothing ignored".into()
+            } else {
+                c.options.heap_ignore.join(",")
+            }
+        },
+        secret: false,
+    },
+    Variable {
+        name: "HOTPATH_HEAP_OUTPUT",
+        apply: |c, v| {
+            c.options.heap_output = Some(path(v)?);
+            Ok(())
+        },
+        kept: |c| c.options.heap_output.as_ref().map_or("no profile files".into(), |p| p.display().to_string()),
+        secret: false,
+    },
+    Variable {
         name: "HOTPATH_CALLGRIND_OUT_FILE",
         apply: |c, v| {
             match text(v)?.trim() {

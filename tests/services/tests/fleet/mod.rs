@@ -319,3 +319,22 @@ impl Drop for Prometheus {
         let _ = self.child.wait();
     }
 }
+
+/// `Err` naming the queries that return nothing.
+pub(crate) fn no_data(prometheus: &Prometheus, queries: &[String]) -> Result<(), String> {
+    let empty: Vec<&String> = queries.iter().filter(|q| prometheus.query(q).is_empty()).collect();
+    if empty.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("no data for {empty:?}"))
+    }
+}
+
+/// Every panel query of the shipped Grafana dashboard.
+pub(crate) fn dashboard_queries(monitoring: &Path) -> Vec<String> {
+    let dashboard: Value =
+        serde_json::from_str(&std::fs::read_to_string(monitoring.join("grafana-dashboard.json")).unwrap()).unwrap();
+    let panels = dashboard["panels"].as_array().unwrap();
+    let targets = panels.iter().flat_map(|p| p["targets"].as_array().cloned().unwrap_or_default());
+    targets.map(|t| t["expr"].as_str().unwrap().to_string()).collect()
+}

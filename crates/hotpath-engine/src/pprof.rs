@@ -1,5 +1,8 @@
 //! The subset of pprof's `profile.proto` (github.com/google/pprof) that hotpath writes,
-//! as prost messages. Field numbers follow the published schema.
+//! as prost messages, and its string table. Field numbers follow the published schema.
+//! Shared by the CPU profile (`cpu/export.rs`) and the heap profile (`heap/export.rs`).
+
+use std::collections::HashMap;
 
 /// A profile: samples over locations and functions, with a shared string table.
 #[derive(Clone, PartialEq, prost::Message)]
@@ -88,4 +91,28 @@ pub(crate) struct Function {
     pub(crate) filename: i64,
     #[prost(int64, tag = "5")]
     pub(crate) start_line: i64,
+}
+
+/// The pprof string table; index 0 must be the empty string.
+pub(crate) struct Strings {
+    pub(crate) table: Vec<String>,
+    index: HashMap<String, i64>,
+}
+
+impl Default for Strings {
+    fn default() -> Self {
+        Self { table: vec![String::new()], index: HashMap::from([(String::new(), 0)]) }
+    }
+}
+
+impl Strings {
+    pub(crate) fn id(&mut self, s: &str) -> i64 {
+        if let Some(&id) = self.index.get(s) {
+            return id;
+        }
+        let id = self.table.len() as i64;
+        self.table.push(s.to_string());
+        self.index.insert(s.to_string(), id);
+        id
+    }
 }
