@@ -15,6 +15,9 @@ use crate::{clock, functions, io, record};
 /// runs `main`, which the threads view names so.
 pub fn start(options: &Options) {
     clock::init(options.allow_tsc);
+    if options.budget_shadow && options.overhead_budget.is_some() {
+        clock::use_thread_cpu();
+    }
     #[cfg(feature = "alloc")]
     crate::record::set_inclusive(options.alloc_inclusive);
     for kind in crate::sampling::Sampled::ALL {

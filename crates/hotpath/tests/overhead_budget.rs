@@ -35,8 +35,8 @@ fn release_example() -> PathBuf {
         .clone()
 }
 
-/// One run at a time: these tests measure wall time on a 2-core machine, where a
-/// second run beside them is load they would measure.
+/// One run at a time: a second run beside one is load on a 2-core machine (its
+/// figures would not change much in thread CPU time, its budget's decisions would).
 static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 fn release_run(args: &[&str], env: &[(&str, &str)]) -> serde_json::Value {
@@ -60,70 +60,76 @@ fn median(mut v: Vec<f64>) -> f64 {
     (v[v.len() / 2] + v[(v.len() - 1) / 2]) / 2.0
 }
 
-/// 20 runs of 60,000 `parent` calls at budget 1%, with the shadow totals on (what
-/// exact timing measured in the same run, for every call).
+/// 20 runs of 20,000 `parent` calls (work units of 6,000 iterations) at budget 1%,
+/// with the shadow totals on: what exact timing measured in the same run, for every
+/// call, timed or not. Shadow mode also makes the clock each thread's CPU time
+/// (`clock::use_thread_cpu`), so a call's duration leaves out the milliseconds its
+/// thread waits for a core on a loaded machine: with wall time, whether such a wait
+/// fell in a timed or an untimed call moved an estimate by more than its sampling
+/// error (the first version of this test failed 2 runs in 8 at load average 5).
+/// Every comparison is between an estimate and the same run's truth; none is on a
+/// duration. The sampling decisions come from fixed-seed generators.
 ///
-/// Why these assertions cannot flake:
+/// Why the assertions hold with overwhelming probability for a correct estimator:
 /// - Counts are exact in every run (deterministic).
-/// - heavy : light = 3 : 1 is known from iteration counts, but the wall time a unit
-///   takes is not: on a loaded 2-core machine a preemption of several ms lands in some
-///   call, and even exact timing of one run moves off 3:1 by several percent
-///   (measured: up to 7.9% at load average 8). So the split is asserted on the median
-///   of the 20 runs, which a disturbed minority (up to 9 runs) cannot move; each run's
-///   sampling error on these two totals is about 1%.
-/// - Intervals: each estimated total's and parent's self time's 95% interval is
-///   checked against the same run's truth (shadow totals; parent's true self time is
-///   its shadow total minus heavy's and light's, its only callees). Pooled over the
-///   20 runs (100 intervals), at the nominal 95% a share below 90% has probability
-///   P(Bin(100, 0.95) < 90) = 1.1%. Preemptions that fall in untimed calls made the
-///   plain Horvitz–Thompson intervals under-cover (73 of 100 at load average 5), so
-///   each interval also allows for one longest-timed-call being missed
-///   (`functions/estimate.rs`); with it, 40 of 40 held at the same load.
-/// - Parent's self share (2 of 6 units) is not asserted within ±5% per run: with its
-///   children timed independently at about 1/2, its estimate's spread is tens of
-///   percent over 60,000 calls (docs/ARCHITECTURE.md, Overhead budget: the price of
-///   per-site rates); its interval says so and is checked above.
+/// - heavy : light is asserted on the median over the 20 runs of each run's error
+///   against its own shadow ratio. The median is off by more than 5% only if at
+///   least 10 runs are off by more than 5% on the same side. Measured: 3 of 20 runs
+///   beyond ±5% (either side) at load average 2-5 (each run's two totals rest on
+///   about 2,800 timed calls at rates down to 1/8); at a per-run rate of 0.15,
+///   P(Bin(20, 0.15) >= 10) = 2.5e-4, and one-sided it is far smaller.
+/// - Intervals: the 95% intervals of the four totals and of parent's self time (its
+///   truth: its shadow total minus heavy's and light's, its only callees), pooled
+///   over the 20 runs (100 intervals), must hold their truth at least 85 times:
+///   at a coverage of 95%, P(Bin(100, 0.95) <= 84) = 3.7e-5. Measured: 96 and 98
+///   of 100 (the intervals also allow for one longest-timed call missed).
+/// - Parent's self share is checked only against its interval (above), not within
+///   ±5%: with its children timed independently at rates down to 1/8, one run's
+///   estimate of it is typically off by 10-30% and by up to 100% (measured, 20
+///   runs): issue 28's ±5% is not met.
 #[test]
 fn split_is_estimated_without_bias_and_intervals_cover_the_truth() {
-    let n = 60_000u64;
-    let mut ratios = Vec::new();
+    let n = 20_000u64;
+    let mut errors = Vec::new();
     let (mut inside, mut intervals) = (0, 0);
     for _ in 0..20 {
         let report = release_run(
-            &["split", &n.to_string()],
+            &["split", &n.to_string(), "6000"],
             &[("HOTPATH_OVERHEAD_BUDGET", "1%"), ("HOTPATH_OVERHEAD_BUDGET_SHADOW", "1")],
         );
+        assert_eq!(report["meta"]["clock"], "thread_cpu", "{:#}", report["meta"]);
         let get = |name: &str| row(&report, &format!("case_budget::{name}")).clone();
         let (parent, heavy, light, unit) = (get("parent"), get("heavy"), get("light"), get("unit"));
         for (r, calls) in [(&parent, n), (&heavy, n), (&light, n), (&unit, 4 * n)] {
             assert_eq!(r["calls"], calls, "counts are exact: {r:#}");
         }
         assert!(num(&unit["timed_calls"]) < num(&unit["calls"]), "the hot site is sampled: {unit:#}");
+        let shadow =
+            |r: &serde_json::Value| r.get("estimate").map_or(num(&r["total_ns"]), |e| num(&e["shadow_total_ns"]));
         for r in [&parent, &heavy, &light, &unit] {
             let Some(e) = r.get("estimate") else { continue };
-            let (ci, truth) = (&e["total_ns_ci95"], num(&e["shadow_total_ns"]));
+            let ci = &e["total_ns_ci95"];
             assert!(num(&ci[0]) <= num(&r["total_ns"]) && num(&r["total_ns"]) <= num(&ci[1]), "{r:#}");
             assert!(num(&e["rate"]) > 0.0 && num(&e["rate"]) <= 1.0);
             intervals += 1;
-            inside += usize::from(num(&ci[0]) <= truth && truth <= num(&ci[1]));
+            inside += usize::from(num(&ci[0]) <= shadow(r) && shadow(r) <= num(&ci[1]));
         }
-        ratios.push(num(&heavy["total_ns"]) / num(&light["total_ns"]));
-        let shadow =
-            |r: &serde_json::Value| r.get("estimate").map_or(num(&r["total_ns"]), |e| num(&e["shadow_total_ns"]));
         if let Some(e) = parent.get("estimate") {
             let truth = shadow(&parent) - shadow(&heavy) - shadow(&light);
             let ci = &e["self_ns_ci95"];
             intervals += 1;
             inside += usize::from(num(&ci[0]) <= truth && truth <= num(&ci[1]));
         }
+        let estimated = num(&heavy["total_ns"]) / num(&light["total_ns"]);
+        errors.push(estimated / (shadow(&heavy) / shadow(&light)) - 1.0);
         let overhead = &report["meta"]["overhead"];
         assert_eq!(num(&overhead["budget"]), 0.01);
         assert!(num(&overhead["profiler_overhead_ratio"]) > 0.0, "{overhead}");
     }
-    let ratio = median(ratios.clone());
-    assert!((ratio / 3.0 - 1.0).abs() <= 0.05, "heavy:light {ratio} (runs {ratios:?})");
+    let error = median(errors.clone());
+    assert!(error.abs() <= 0.05, "heavy:light off its shadow by {error} (runs {errors:?})");
     assert!(intervals >= 20, "estimates in every run: {intervals}");
-    assert!(inside * 10 >= intervals * 9, "{inside} of {intervals} intervals hold the shadow total");
+    assert!(inside >= intervals * 85 / 100, "{inside} of {intervals} intervals hold the shadow total");
 }
 
 /// 10^8 calls of a function of a few nanoseconds at budget 1%: counts exact, most

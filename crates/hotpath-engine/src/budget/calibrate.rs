@@ -27,20 +27,25 @@ pub(crate) fn measure() -> Costs {
     };
     let cell = SiteCell::new();
     let best = |f: &dyn Fn()| (0..3).map(|_| time(f)).fold(f64::MAX, f64::min);
+    let w = cell.weighted();
     let timed_ns = best(&|| {
+        black_box(w.redraw(0));
         let saved = r.push_budget_frame();
         let start = Usage::now();
         cell.enter(start.ticks);
         let inclusive = Usage::now().elapsed_since(start);
-        let (excl, ticks, var) = r.pop_weighted(saved, inclusive, 0);
+        let (excl, ticks, var) = r.pop_weighted(saved, inclusive, 0, false);
         cell.exit_weighted(inclusive, (excl, ticks), 0, var);
     });
+    // A countdown of about 2^20 calls: every call below is an untimed one.
+    w.redraw(20);
     let untimed_ns = best(&|| {
-        let saved = r.push_budget_frame();
-        black_box(crate::sampling::draw());
-        cell.enter_untimed();
-        cell.exit_untimed();
-        r.pop_untimed(saved);
+        if black_box(w.skip()) {
+            cell.count_untimed();
+            if r.mark_untimed() {
+                r.set_untimed(false);
+            }
+        }
     });
     Costs { timed_ns, untimed_ns }
 }

@@ -18,6 +18,8 @@ const INTERVAL: Duration = Duration::from_millis(100);
 /// and never creates it; a longer one runs exact only that long (plus the
 /// calibration, under 1 ms) before the first decision.
 const FIRST: Duration = Duration::from_millis(5);
+/// The most a site's shift rises in one decision.
+const MAX_STEP: u32 = 4;
 
 struct State {
     /// The budget, a fraction of the process's CPU time (0.01 for 1%).
@@ -72,6 +74,10 @@ pub(crate) fn start(budget: Option<f64>, shadow: bool) {
             let costs = calibrate::measure();
             if let Some(state) = lock(&STATE).as_mut() {
                 state.costs = Some(costs);
+                // The calibration is a one-off: counted in the report's accounting
+                // (`OWN_NS`), not charged to the first interval's budget, which it
+                // would take whole (every hot site then dropped to 2^-20 at once).
+                state.own_then = thread_cpu_ns();
             }
             loop {
                 if crate::switch::enabled() {
@@ -112,13 +118,36 @@ fn tick() {
     let budget_ns = (state.budget * cpu_per_sec - own_per_sec).max(0.0);
     let shifts = super::plan::shifts(&state.rates, budget_ns, costs.timed_ns, costs.untimed_ns);
     let sites = record::registered_sites();
+    let mut raised = Vec::new();
     for (id, shift) in shifts.into_iter().enumerate() {
         if let Some(site) = sites.get(id).filter(|_| id > 0) {
+            // A rate falls at most 2^MAX_STEP-fold a tick: a transient (a burst of
+            // calls, an interval the process spent waiting for a core) must not leave
+            // a site's next timed call millions of calls away.
+            let shift = shift.min(site.shift() + MAX_STEP);
+            if shift < site.shift() {
+                raised.push((id, shift));
+            }
             if site.shift() != shift {
                 site.set_shift(shift);
             }
         }
     }
+    drop(guard);
+    if !raised.is_empty() {
+        record::restart_countdowns(&raised, &mut next_bits);
+    }
+}
+
+/// The collector's own random bits (xorshift64*, fixed seed: runs are repeatable).
+fn next_bits() -> u64 {
+    static STATE: AtomicU64 = AtomicU64::new(0x2545_F491_4F6C_DD1D);
+    let mut x = STATE.load(Relaxed);
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    STATE.store(x, Relaxed);
+    x.wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 /// The budget's figures for the report.

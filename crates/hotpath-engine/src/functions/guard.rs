@@ -6,32 +6,37 @@
 //! its site): the start of a call is the same either way, and the end pays one test
 //! when the timeline is off.
 
+use std::mem::MaybeUninit;
+
 use crate::record::{self as recorder, hooks, ThreadRecorder};
 use crate::record::{FnSite, SiteCell, Usage};
 use crate::sampling::{self, Sampled};
 use crate::switch;
 
 /// Times one call of a sync function. Not `Send`: it must end on its own thread.
+///
+/// Under the overhead budget (`budgeted.rs`) the cell is null and the recorder,
+/// tagged in its low bits, says how the call ends; `budget` is written only then, so
+/// exact mode builds, moves and drops the same four words it always did.
 pub struct FnGuard {
     pub(super) recorder: *const ThreadRecorder,
-    /// Null when the call is not timed.
+    /// Null when the call is not timed exactly.
     cell: *const SiteCell,
     pub(super) saved: Usage,
     pub(super) start: Usage,
-    /// Under the overhead budget (`budgeted.rs`): the enclosing frame's children variance.
-    saved_var: f64,
-    mode: Mode,
+    pub(super) budget: MaybeUninit<BudgetFrame>,
 }
 
-/// How a call with a cell ends.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Mode {
-    /// Timed, every figure exact.
-    Exact,
-    /// Under the budget: counted, not timed.
-    Skipped,
-    /// Under the budget: timed at rate `2^-shift`, weighted by `2^shift`.
-    Weighted(u32),
+/// What a guard under the overhead budget keeps beyond its four words (`budgeted.rs`).
+#[derive(Clone, Copy)]
+pub(super) struct BudgetFrame {
+    pub(super) cell: *const SiteCell,
+    /// The enclosing frame's children variance (`TIMED`).
+    pub(super) saved_var: f64,
+    /// The weight of a `TIMED` call, `2^shift`.
+    pub(super) shift: u32,
+    /// The thread was inside an untimed call when this one began.
+    pub(super) under_untimed: bool,
 }
 
 impl FnGuard {
@@ -41,15 +46,10 @@ impl FnGuard {
         // Every call is timed when the state is ON: one compare on that path.
         let state = switch::state();
         if state != switch::ON {
-            if state == switch::OFF {
-                return Self::off();
-            }
-            if state != switch::SAMPLED {
+            if state >= switch::BUDGET {
                 return Self::budgeted(site, state);
             }
-            if !sampling::timed(Sampled::Functions) {
-                return Self::untimed(site);
-            }
+            return Self::not_exact(site, state);
         }
         Self::timed(site)
     }
@@ -69,25 +69,7 @@ impl FnGuard {
         let saved = unsafe { &*recorder }.push_frame();
         let start = Usage::now();
         cell.enter(start.ticks);
-        Self { recorder, cell, saved, start, saved_var: 0.0, mode: Mode::Exact }
-    }
-
-    /// A frame of the budget's paths.
-    #[inline(always)]
-    pub(super) fn with(
-        recorder: *const ThreadRecorder,
-        cell: &SiteCell,
-        saved: (Usage, f64),
-        start: Usage,
-        mode: Mode,
-    ) -> Self {
-        Self { recorder, cell, saved: saved.0, start, saved_var: saved.1, mode }
-    }
-
-    /// What a budget frame saved of the enclosing one.
-    #[inline(always)]
-    pub(super) fn saved_budget(&self) -> (Usage, f64) {
-        (self.saved, self.saved_var)
+        Self { recorder, cell, saved, start, budget: MaybeUninit::uninit() }
     }
 
     /// A call time sampling leaves untimed: counted in its cell, no clock read.
@@ -103,22 +85,37 @@ impl FnGuard {
         Self::inactive()
     }
 
-    /// No session records: out of line, so the recording path is laid out first.
+    /// No session records, or calls are time-sampled: out of line and cold, so the
+    /// exact path is laid out first and keeps the registers it has when there is
+    /// nothing else (measured: with a call here not marked cold, exact mode's
+    /// instructions per call rise by one: the caller keeps its argument in a
+    /// callee-saved register).
     #[cold]
     #[inline(never)]
-    fn off() -> Self {
-        Self::inactive()
+    fn not_exact(site: &'static FnSite, state: u8) -> Self {
+        if state == switch::OFF {
+            return Self::inactive();
+        }
+        if !sampling::timed(Sampled::Functions) {
+            return Self::untimed(site);
+        }
+        Self::timed(site)
     }
 
     #[inline(always)]
     pub(super) fn inactive() -> Self {
+        Self::tagged(std::ptr::null())
+    }
+
+    /// A guard with no exact cell whose end is decided by `recorder` (null: nothing).
+    #[inline(always)]
+    pub(super) fn tagged(recorder: *const ThreadRecorder) -> Self {
         Self {
-            recorder: std::ptr::null(),
+            recorder,
             cell: std::ptr::null(),
             saved: Usage::default(),
             start: Usage::default(),
-            saved_var: 0.0,
-            mode: Mode::Exact,
+            budget: MaybeUninit::uninit(),
         }
     }
 
@@ -139,10 +136,13 @@ impl Drop for FnGuard {
     #[inline(always)]
     fn drop(&mut self) {
         // SAFETY: a non-null cell comes from this thread's live recorder.
-        let Some(cell) = (unsafe { self.cell.as_ref() }) else { return };
-        match self.mode {
-            Mode::Exact => self.finish(cell),
-            mode => self.finish_budgeted(cell, mode),
-        }
+        let Some(cell) = (unsafe { self.cell.as_ref() }) else {
+            // Only untimed, off and budget calls get here: exact ones never test this.
+            if !self.recorder.is_null() {
+                self.end_budgeted();
+            }
+            return;
+        };
+        self.finish(cell);
     }
 }

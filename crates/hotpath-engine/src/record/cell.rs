@@ -168,26 +168,12 @@ impl SiteCell {
         self.histogram.record_n(d, 1 << shift);
     }
 
-    /// A call the budget leaves untimed: counted, on the stack (its start unknown).
+    /// The budget's countdown, weighted sums and shadow total.
     #[inline(always)]
-    pub(crate) fn enter_untimed(&self) {
-        bump(&self.untimed, 1);
-        let depth = self.depth.load(Relaxed);
-        if depth == 0 {
-            self.active_since.store(u64::MAX, Relaxed);
-        }
-        self.depth.store(depth + 1, Release);
+    pub(crate) fn weighted(&self) -> &WeightedCell {
+        &self.weighted
     }
 
-    /// Ends a call begun with [`enter_untimed`](Self::enter_untimed).
-    #[inline(always)]
-    pub(crate) fn exit_untimed(&self) {
-        self.depth.store(self.depth.load(Relaxed) - 1, Relaxed);
-    }
-    /// Tests only: a call's duration into the shadow total (`switch::SHADOW`).
-    pub(crate) fn shadow(&self, ticks: u64) {
-        self.weighted.shadow(ticks);
-    }
     /// Calls counted here, timed or not (the overhead budget's reading).
     pub(crate) fn counted(&self) -> u64 {
         self.calls.load(Relaxed) + self.untimed.load(Relaxed)

@@ -49,7 +49,9 @@ pub(crate) use cells::Cells;
 pub(crate) use durations::buckets;
 pub(crate) use metric::{collect as collect_metrics, count_metric, record_metric, reset as reset_metrics, Metric};
 pub use recorder::ThreadMark;
-pub(crate) use recorder::{call_counts, collect, current, live_threads, reset, ThreadRecorder};
+pub(crate) use recorder::{
+    attached, call_counts, collect, current, live_threads, reset, restart_countdowns, ThreadRecorder,
+};
 #[cfg(feature = "axum")]
 pub(crate) use recorder::{close_window, open_window};
 pub(crate) use registry::{Current, ExitHook, Recorder, Registry, Reset, Totals};

@@ -7,7 +7,7 @@
 
 use std::cell::Cell;
 use std::ptr;
-use std::sync::atomic::{AtomicPtr, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use super::cell::{SiteCell, SiteTotals};
@@ -30,6 +30,9 @@ pub(crate) struct ThreadRecorder {
     /// Under the overhead budget, `f64` bits: the variance that sampled children's
     /// estimates put into the current frame's self time (`weighted.rs`). Owner-only.
     child_var: AtomicU64,
+    /// Under the overhead budget: the innermost measured call on this thread is one
+    /// the budget left untimed (`functions/budgeted.rs`). Owner-only.
+    in_untimed: AtomicBool,
     /// Where the end of a timed call writes it to the timeline: null while the
     /// timeline does not record, else the header of the thread's ring. The switch
     /// tells every recorder when that changes; the ring is found then (or when the
@@ -80,6 +83,7 @@ impl ThreadRecorder {
             cells: Cells::with_init(SiteCell::for_site),
             children: Children::default(),
             child_var: AtomicU64::new(0),
+            in_untimed: AtomicBool::new(false),
             ring: AtomicPtr::new(ptr::null_mut()),
             ring_held: OnceLock::new(),
             tid: crate::timeline::thread_id(),
@@ -104,6 +108,12 @@ impl ThreadRecorder {
     #[inline(always)]
     pub(crate) fn cell(&self, id: u32) -> Option<&SiteCell> {
         self.cells.get(id)
+    }
+
+    /// The cell of site `id` if this thread has made it; never creates one.
+    #[inline(always)]
+    pub(crate) fn existing_cell(&self, id: u32) -> Option<&SiteCell> {
+        self.cells.existing(id)
     }
 
     /// At the end of a timed call of `cell`'s site that lasted `len` ticks from
@@ -144,24 +154,48 @@ impl ThreadRecorder {
     }
 
     /// Ends a frame timed at rate `2^-shift`: hands the enclosing frame this frame's
-    /// inclusive usage with its ticks times `2^shift`, and its variance term; returns
-    /// the exclusive usage (ticks: inclusive minus the children's estimates, signed)
-    /// and the variance the children put into it.
+    /// inclusive usage with its ticks times `2^shift`, and its variance term (nothing
+    /// when the enclosing call is untimed: `under_untimed`); returns the exclusive
+    /// usage (ticks: inclusive minus the children's estimates, signed) and the
+    /// variance the children put into it.
     #[inline]
-    pub(crate) fn pop_weighted(&self, saved: (Usage, f64), inclusive: Usage, shift: u32) -> (Usage, i64, f64) {
-        let scaled = Usage { ticks: inclusive.ticks << shift, ..inclusive };
-        let nested = self.children.replace(saved.0.plus(scaled));
-        let term = crate::record::weighted::WeightedCell::child_term(shift, inclusive.ticks);
-        let var = f64::from_bits(self.child_var.swap_owned((saved.1 + term).to_bits()));
+    pub(crate) fn pop_weighted(
+        &self,
+        saved: (Usage, f64),
+        inclusive: Usage,
+        shift: u32,
+        under_untimed: bool,
+    ) -> (Usage, i64, f64) {
+        let (restored, var) = if under_untimed {
+            (saved.0, saved.1)
+        } else {
+            let scaled = Usage { ticks: inclusive.ticks << shift, ..inclusive };
+            (saved.0.plus(scaled), saved.1 + crate::record::weighted::WeightedCell::child_term(shift, inclusive.ticks))
+        };
+        let nested = self.children.replace(restored);
+        let var = f64::from_bits(self.child_var.swap_owned(var.to_bits()));
         (inclusive.since(nested), inclusive.ticks.wrapping_sub(nested.ticks) as i64, var)
     }
 
-    /// Ends a frame the budget left untimed: what its descendants reported is
-    /// dropped (the frame stands for nothing), the enclosing frame's state restored.
+    /// An untimed call begins: marks the thread inside one; `true` if it was not
+    /// already (the call must then clear the mark when it ends).
     #[inline(always)]
-    pub(crate) fn pop_untimed(&self, saved: (Usage, f64)) {
-        self.children.replace(saved.0);
-        self.child_var.swap_owned(saved.1.to_bits());
+    pub(crate) fn mark_untimed(&self) -> bool {
+        let r = Ordering::Relaxed;
+        let fresh = !self.in_untimed.load(r);
+        if fresh {
+            self.in_untimed.store(true, r);
+        }
+        fresh
+    }
+
+    /// Sets whether the innermost measured call is untimed; returns what it was.
+    #[inline(always)]
+    pub(crate) fn set_untimed(&self, untimed: bool) -> bool {
+        let r = Ordering::Relaxed;
+        let old = self.in_untimed.load(r);
+        self.in_untimed.store(untimed, r);
+        old
     }
 }
 
@@ -229,6 +263,12 @@ thread_local! {
 #[inline(always)]
 pub(crate) fn current() -> *const ThreadRecorder {
     REGISTRY.current(&CURRENT, &EXIT, ThreadRecorder::new)
+}
+
+/// This thread's recorder if it is attached (null otherwise): one TLS load, no call.
+#[inline(always)]
+pub(crate) fn attached() -> *const ThreadRecorder {
+    REGISTRY.attached(&CURRENT)
 }
 
 /// Zeroes every thread's numbers and forgets exited threads' (a new session).
@@ -322,6 +362,18 @@ pub(crate) fn call_counts() -> Vec<u64> {
         })
     });
     out
+}
+
+/// Restarts the timing countdowns of the sites in `raised` (id, new shift) on every
+/// live thread, each from the next of `bits` (the overhead budget raised their rates).
+pub(crate) fn restart_countdowns(raised: &[(usize, u32)], bits: &mut dyn FnMut() -> u64) {
+    REGISTRY.for_each_live(|r| {
+        r.for_each_cell(|id, cell| {
+            if let Some(&(_, shift)) = raised.iter().find(|(raised, _)| *raised == id) {
+                cell.weighted().restart(shift, bits());
+            }
+        })
+    });
 }
 
 /// Threads with a live recorder.

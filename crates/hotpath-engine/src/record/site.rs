@@ -154,7 +154,8 @@ impl FnSite {
         id
     }
 
-    /// The id of a site already registered (every site a frame was entered with).
+    /// The id of a site already registered (every site a frame was entered with); 0
+    /// if it is not yet.
     #[inline(always)]
     pub(crate) fn registered_id(&self) -> u32 {
         self.id.load(Relaxed)

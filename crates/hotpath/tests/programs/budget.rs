@@ -1,6 +1,6 @@
 //! The overhead budget's proof program (`tests/overhead_budget.rs`), in two modes:
 //!
-//! - `split N`: N calls of `parent`, which does 2 work units itself and calls `heavy`
+//! - `split N [ITERS]`: N calls of `parent`, which does 2 work units itself and calls `heavy`
 //!   (3 calls of `unit`, one work unit each) and `light` (1 call of `unit`). Every
 //!   work unit is the same loop, so the true split is known from the counts alone:
 //!   heavy : light = 3 : 1, and parent's self time is 2/6 of its total.
@@ -10,13 +10,16 @@
 
 use std::hint::black_box;
 
-/// Iterations of one work unit (about 2 µs in a release build).
+/// Iterations of one work unit by default (about 2 µs in a release build); the third
+/// argument of `split` sets it.
 const UNIT: u32 = 1200;
+
+static UNIT_ITERS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(UNIT);
 
 #[inline(never)]
 fn work(units: u32) -> u64 {
     let mut x = black_box(0x9E37_79B9_7F4A_7C15u64);
-    for _ in 0..units * UNIT {
+    for _ in 0..units * UNIT_ITERS.load(std::sync::atomic::Ordering::Relaxed) {
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
@@ -59,6 +62,9 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let mode = args.next().unwrap_or_default();
     let n: u64 = args.next().and_then(|n| n.parse().ok()).unwrap_or(1000);
+    if let Some(iters) = args.next().and_then(|n| n.parse().ok()) {
+        UNIT_ITERS.store(iters, std::sync::atomic::Ordering::Relaxed);
+    }
     let mut acc = 0u64;
     match mode.as_str() {
         "split" => (0..n).for_each(|_| acc ^= parent()),
