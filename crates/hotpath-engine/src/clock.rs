@@ -169,7 +169,8 @@ fn kernel_clocksource() -> Kernel<String> {
     Kernel::Unchecked
 }
 
-/// Name of the clock source, for the report: `tsc`, `monotonic`, or `frozen` under Callgrind.
+/// Name of the clock source, for the report: `tsc`, `monotonic`, `frozen` under Callgrind,
+/// or `thread_cpu` in the overhead budget's shadow runs (tests only).
 pub fn source() -> &'static str {
     if FROZEN.load(Relaxed) {
         "frozen"

@@ -192,6 +192,29 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_countdown_times_one_call_in_2_to_the_k_and_names_its_weight() {
+        let cell = WeightedCell::new();
+        // A new cell times its first call, at weight 1, and draws at the given rate.
+        assert!(!cell.skip());
+        assert_eq!(cell.redraw(3), 0);
+        let mut timed = 0u32;
+        for _ in 0..80_000 {
+            if !cell.skip() {
+                timed += 1;
+                assert_eq!(cell.redraw(3), 3, "a countdown drawn at k = 3 weighs 2^3");
+            }
+        }
+        // Bin(80,000, 1/8): mean 10,000, sd 94; the bounds are 10 sd away.
+        assert!((9_060..10_940).contains(&timed), "{timed} of 80,000 timed at 1/8");
+        // A restart at k = 0 times the next call, and it weighs 1.
+        cell.restart(0, 12_345);
+        assert!(!cell.skip());
+        assert_eq!(cell.redraw(0), 0);
+        assert!(!cell.skip(), "at k = 0 every call is timed");
+        assert_eq!(geometric(0, 0), 1);
+    }
+
+    #[test]
     fn weights_and_variances_follow_horvitz_thompson() {
         let cell = WeightedCell::new();
         cell.record(2, 100, 40, 0.0);
