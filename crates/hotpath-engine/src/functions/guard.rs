@@ -46,10 +46,15 @@ impl FnGuard {
         // Every call is timed when the state is ON: one compare on that path.
         let state = switch::state();
         if state != switch::ON {
-            if state >= switch::BUDGET {
+            if state == switch::OFF {
+                return Self::off();
+            }
+            if state != switch::SAMPLED {
                 return Self::budgeted(site, state);
             }
-            return Self::not_exact(site, state);
+            if !sampling::timed(Sampled::Functions) {
+                return Self::untimed(site);
+            }
         }
         Self::timed(site)
     }
@@ -85,21 +90,11 @@ impl FnGuard {
         Self::inactive()
     }
 
-    /// No session records, or calls are time-sampled: out of line and cold, so the
-    /// exact path is laid out first and keeps the registers it has when there is
-    /// nothing else (measured: with a call here not marked cold, exact mode's
-    /// instructions per call rise by one: the caller keeps its argument in a
-    /// callee-saved register).
+    /// No session records: out of line, so the recording path is laid out first.
     #[cold]
     #[inline(never)]
-    fn not_exact(site: &'static FnSite, state: u8) -> Self {
-        if state == switch::OFF {
-            return Self::inactive();
-        }
-        if !sampling::timed(Sampled::Functions) {
-            return Self::untimed(site);
-        }
-        Self::timed(site)
+    fn off() -> Self {
+        Self::inactive()
     }
 
     #[inline(always)]
