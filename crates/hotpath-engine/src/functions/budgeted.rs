@@ -32,9 +32,10 @@ impl FnGuard {
     /// untimed call under `BUDGET` ends here: the recorder and cell lookups, the
     /// countdown, the count and the mark. The rest is out of line again.
     ///
-    /// Out of line and cold (as `FnGuard::not_exact`, whose comment says why): inline,
-    /// an untimed call took about 86 instructions instead of 100, but exact mode's
-    /// took 129 instead of main's 128, and exact mode is the default.
+    /// Out of line and cold: inline, an untimed call took about 86 instructions instead
+    /// of 100, but exact mode's took 129-131 instead of main's 128 (the caller then kept
+    /// its argument in a callee-saved register); not marked cold, 129. Exact mode is the
+    /// default (docs/PERFORMANCE.md).
     #[cold]
     #[inline(never)]
     pub(super) fn budgeted(site: &'static FnSite, state: u8) -> Self {
