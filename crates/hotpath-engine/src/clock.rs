@@ -23,6 +23,9 @@ pub(crate) use negative::total as negative_intervals;
 static USE_TSC: AtomicBool = AtomicBool::new(false);
 /// Set under Callgrind (`freeze`): every reading is the same tick.
 static FROZEN: AtomicBool = AtomicBool::new(false);
+/// Tests only (`HOTPATH_OVERHEAD_BUDGET_SHADOW`, `use_thread_cpu`): ticks are the
+/// reading thread's CPU time in ns.
+static THREAD_CPU: AtomicBool = AtomicBool::new(false);
 static ANCHOR: OnceLock<Anchor> = OnceLock::new();
 
 struct Anchor {
@@ -48,6 +51,9 @@ fn fallback_now() -> u64 {
     if FROZEN.load(Relaxed) {
         return 1;
     }
+    if THREAD_CPU.load(Relaxed) {
+        return thread_cpu_ns();
+    }
     ANCHOR.get().map_or(0, |a| a.instant.elapsed().as_nanos() as u64)
 }
 
@@ -58,6 +64,34 @@ fn fallback_now() -> u64 {
 pub(crate) fn freeze() {
     FROZEN.store(true, Relaxed);
     USE_TSC.store(false, Relaxed);
+}
+
+/// Tests only (the overhead budget's truth test, `HOTPATH_OVERHEAD_BUDGET_SHADOW`):
+/// from now on ticks are the reading thread's CPU time, so a call's duration leaves
+/// out the time its thread was preempted. On a loaded machine a preemption lasts
+/// milliseconds, and whether it lands in a timed or an untimed call moves an
+/// estimate by more than the sampling error the test checks; in CPU time every call
+/// of the same work lasts about as long. Durations only: ticks of different threads
+/// are not comparable (the timeline and the age of running calls mean nothing then).
+pub(crate) fn use_thread_cpu() {
+    THREAD_CPU.store(true, Relaxed);
+    USE_TSC.store(false, Relaxed);
+}
+
+#[cfg(unix)]
+fn thread_cpu_ns() -> u64 {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant.
+    if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } != 0 {
+        return 0;
+    }
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
+
+/// Without a thread CPU clock, the monotonic one.
+#[cfg(not(unix))]
+fn thread_cpu_ns() -> u64 {
+    ANCHOR.get().map_or(0, |a| a.instant.elapsed().as_nanos() as u64)
 }
 
 /// `end - start` in ticks. An interval whose end reads before its start (clock reads
@@ -135,10 +169,13 @@ fn kernel_clocksource() -> Kernel<String> {
     Kernel::Unchecked
 }
 
-/// Name of the clock source, for the report: `tsc`, `monotonic`, or `frozen` under Callgrind.
+/// Name of the clock source, for the report: `tsc`, `monotonic`, `frozen` under Callgrind,
+/// or `thread_cpu` in the overhead budget's shadow runs (tests only).
 pub fn source() -> &'static str {
     if FROZEN.load(Relaxed) {
         "frozen"
+    } else if THREAD_CPU.load(Relaxed) {
+        "thread_cpu"
     } else if USE_TSC.load(Relaxed) {
         "tsc"
     } else {
@@ -150,6 +187,9 @@ pub fn source() -> &'static str {
 pub fn reason() -> &'static str {
     if FROZEN.load(Relaxed) {
         return "running under Callgrind: instructions are counted, durations are not measured";
+    }
+    if THREAD_CPU.load(Relaxed) {
+        return "HOTPATH_OVERHEAD_BUDGET_SHADOW (tests only): each thread's CPU time";
     }
     ANCHOR.get().map_or("", |a| a.reason.as_str())
 }

@@ -15,11 +15,15 @@ use crate::{clock, functions, io, record};
 /// runs `main`, which the threads view names so.
 pub fn start(options: &Options) {
     clock::init(options.allow_tsc);
+    if options.budget_shadow && options.overhead_budget.is_some() {
+        clock::use_thread_cpu();
+    }
     #[cfg(feature = "alloc")]
     crate::record::set_inclusive(options.alloc_inclusive);
     for kind in crate::sampling::Sampled::ALL {
         crate::sampling::set_rate(kind, options.time_sampling[kind as usize]);
     }
+    crate::budget::start(options.overhead_budget, options.budget_shadow);
     #[cfg(feature = "services")]
     crate::services::configure(options);
     // Under Callgrind the samplers stay off: what they run would be counted too.
@@ -123,6 +127,9 @@ pub fn collect(
     wanted: &dyn Fn(Section) -> bool,
 ) {
     let totals = record::collect();
+    report.meta.overhead = crate::budget::overhead(&totals).map(|o| {
+        hotpath_model::Overhead::new(o.budget, o.ratio, o.floor_ratio, (o.costs.timed_ns, o.costs.untimed_ns))
+    });
     let metrics = record::collect_metrics();
     let io_totals = io::collect();
     // Calibration may wait up to 1 ms; skip it when there is nothing to convert. Calls

@@ -64,6 +64,19 @@ impl LocalHistogram {
         bucket.store(bucket.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
     }
 
+    /// Counts `n` occurrences of `v` (a call that stands for `n` under sampling).
+    #[inline]
+    pub(crate) fn record_n(&self, v: u64, n: u64) {
+        let (k, sub) = index(v);
+        let mut octave = self.octaves[k].load(Ordering::Relaxed);
+        if octave.is_null() {
+            octave = self.grow(k);
+        }
+        // SAFETY: non-null octave pointers point to live octaves until `drop`.
+        let bucket = unsafe { &(*octave)[sub] };
+        bucket.store(bucket.load(Ordering::Relaxed) + n, Ordering::Relaxed);
+    }
+
     /// Zeroes every count (a new session). Racing an owner's `record` loses at most
     /// that one value; octaves stay allocated.
     pub(crate) fn reset(&self) {

@@ -14,6 +14,7 @@
 mod alloc;
 #[cfg(feature = "alloc")]
 mod alloc_counters;
+mod budget;
 pub mod channels;
 mod clock;
 mod collect;

@@ -107,6 +107,12 @@ pub struct Options {
     /// Per instrument (indexed by `sampling::Sampled`), the fraction of calls or
     /// operations whose duration is measured; counts are always exact.
     pub time_sampling: [f64; 6],
+    /// The overhead budget, a fraction of the process's CPU time that timing function
+    /// calls may cost (`HOTPATH_OVERHEAD_BUDGET`); `None`: every call timed.
+    pub overhead_budget: Option<f64>,
+    /// Tests only (`HOTPATH_OVERHEAD_BUDGET_SHADOW`): calls the budget leaves untimed
+    /// are timed anyway into a shadow total, the truth estimates are checked against.
+    pub budget_shadow: bool,
     /// Duration sections carry fixed buckets (live snapshots, for Prometheus histograms).
     pub buckets: bool,
     /// What the log store (`dbg!`, `val!`, `gauge!`, `log = true`) keeps and how many
@@ -187,6 +193,8 @@ impl Default for Options {
             heap_output: None,
             heap_snapshot_ms: DEFAULT_HEAP_SNAPSHOT_MS,
             time_sampling: [1.0; 6],
+            overhead_budget: None,
+            budget_shadow: false,
             buckets: false,
             logs: crate::logs::LogLimits::default(),
             show_internal_threads: false,

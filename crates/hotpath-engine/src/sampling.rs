@@ -83,9 +83,9 @@ pub fn timed(kind: Sampled) -> bool {
     threshold == u64::MAX || (threshold != 0 && draw() < threshold)
 }
 
-/// xorshift64* on this thread's state.
+/// xorshift64* on this thread's state: a uniform 64-bit draw.
 #[inline]
-fn draw() -> u64 {
+pub(crate) fn draw() -> u64 {
     STATE.with(|s| {
         let mut x = s.get();
         x ^= x >> 12;

@@ -16,9 +16,17 @@ pub const OFF: u8 = 0;
 pub const ON: u8 = 1;
 /// Recording is on and function calls are time-sampled.
 pub const SAMPLED: u8 = 2;
+/// Recording is on under an overhead budget: each function site's timing rate is its
+/// own (`FnSite::shift`), lowered by the budget's collector.
+pub const BUDGET: u8 = 3;
+/// As [`BUDGET`], and calls left untimed are timed anyway into a shadow total that
+/// only tests read (the truth the estimates are checked against).
+pub const SHADOW: u8 = 4;
 
 static STATE: AtomicU8 = AtomicU8::new(OFF);
 static FUNCTION_SAMPLING: AtomicBool = AtomicBool::new(false);
+/// [`ON`], or [`BUDGET`] / [`SHADOW`] while an overhead budget governs function timing.
+static TIMED_MODE: AtomicU8 = AtomicU8::new(ON);
 /// The timeline's setting, and whether it records now (set and recording on).
 static TRACING: AtomicBool = AtomicBool::new(false);
 static TRACED: AtomicBool = AtomicBool::new(false);
@@ -42,7 +50,7 @@ pub fn state() -> u8 {
 pub fn set_enabled(on: bool) {
     let state = match (on, FUNCTION_SAMPLING.load(Ordering::Relaxed)) {
         (false, _) => OFF,
-        (true, false) => ON,
+        (true, false) => TIMED_MODE.load(Ordering::Relaxed),
         (true, true) => SAMPLED,
     };
     let traced = on && TRACING.load(Ordering::Relaxed);
@@ -81,6 +89,20 @@ pub(crate) fn traced() -> bool {
 /// Whether function calls are time-sampled (set with the functions' rate).
 pub(crate) fn set_function_sampling(sampled: bool) {
     FUNCTION_SAMPLING.store(sampled, Ordering::Relaxed);
+    if enabled() {
+        set_enabled(true);
+    }
+}
+
+/// Whether function timing follows the overhead budget's per-site rates (`shadow`:
+/// with the tests' shadow totals). A static functions rate, when set, wins.
+pub(crate) fn set_budgeted(on: bool, shadow: bool) {
+    let mode = match (on, shadow) {
+        (false, _) => ON,
+        (true, false) => BUDGET,
+        (true, true) => SHADOW,
+    };
+    TIMED_MODE.store(mode, Ordering::Relaxed);
     if enabled() {
         set_enabled(true);
     }

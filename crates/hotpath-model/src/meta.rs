@@ -44,6 +44,10 @@ pub struct Meta {
     /// counts are exact, durations come from the timed share, totals are estimates.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub time_sampling: std::collections::BTreeMap<String, f64>,
+    /// The overhead budget and the profiler's estimated share of CPU time, when a
+    /// budget is set (`HOTPATH_OVERHEAD_BUDGET`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overhead: Option<crate::Overhead>,
     /// Path segments of function names the tables show (0 = whole paths; JSON always
     /// has whole paths).
     #[serde(default)]

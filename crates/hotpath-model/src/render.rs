@@ -31,6 +31,14 @@ pub fn render_table(report: &Report) -> String {
             rates.join(", ")
         ));
     }
+    if let Some(o) = &meta.overhead {
+        out.push_str(&format!(
+            "[hotpath] overhead budget {}: the profiler took ≈{} of CPU time (counting every call: {})\n",
+            percent(o.budget),
+            percent(o.profiler_overhead_ratio),
+            percent(o.counting_floor_ratio)
+        ));
+    }
     if meta.dropped > 0 {
         out.push_str(&format!("[hotpath] {} measurements dropped\n", format_count(meta.dropped)));
     }
@@ -97,6 +105,11 @@ fn ended_by(reason: &str) -> &str {
         "timeout" => "shutdown timer",
         other => other,
     }
+}
+
+/// A fraction as a percentage with two significant decimals: `0.0123` → `1.23%`.
+fn percent(fraction: f64) -> String {
+    format!("{:.2}%", fraction * 100.0)
 }
 
 #[cfg(test)]

@@ -23,7 +23,9 @@
 //! [`duration_ns`] (`timeline_over = "50ms"`, `HOTPATH_TIMELINE_TRIGGER`).
 #![no_std]
 
+mod budget;
 mod duration;
+pub use budget::{budget_fraction, valid_budget};
 pub use duration::duration_ns;
 
 /// Expands `$callback! { sections { ... } limits { ... } }` with the list (see the

@@ -6,18 +6,37 @@
 //! its site): the start of a call is the same either way, and the end pays one test
 //! when the timeline is off.
 
+use std::mem::MaybeUninit;
+
 use crate::record::{self as recorder, hooks, ThreadRecorder};
 use crate::record::{FnSite, SiteCell, Usage};
 use crate::sampling::{self, Sampled};
 use crate::switch;
 
 /// Times one call of a sync function. Not `Send`: it must end on its own thread.
+///
+/// Under the overhead budget (`budgeted.rs`) the cell is null and the recorder,
+/// tagged in its low bits, says how the call ends; `budget` is written only then, so
+/// exact mode builds, moves and drops the same four words it always did.
 pub struct FnGuard {
-    recorder: *const ThreadRecorder,
-    /// Null when the call is not timed.
+    pub(super) recorder: *const ThreadRecorder,
+    /// Null when the call is not timed exactly.
     cell: *const SiteCell,
-    saved: Usage,
-    start: Usage,
+    pub(super) saved: Usage,
+    pub(super) start: Usage,
+    pub(super) budget: MaybeUninit<BudgetFrame>,
+}
+
+/// What a guard under the overhead budget keeps beyond its four words (`budgeted.rs`).
+#[derive(Clone, Copy)]
+pub(super) struct BudgetFrame {
+    pub(super) cell: *const SiteCell,
+    /// The enclosing frame's children variance (`TIMED`).
+    pub(super) saved_var: f64,
+    /// The weight of a `TIMED` call, `2^shift`.
+    pub(super) shift: u32,
+    /// The thread was inside an untimed call when this one began.
+    pub(super) under_untimed: bool,
 }
 
 impl FnGuard {
@@ -29,6 +48,9 @@ impl FnGuard {
         if state != switch::ON {
             if state == switch::OFF {
                 return Self::off();
+            }
+            if state != switch::SAMPLED {
+                return Self::budgeted(site, state);
             }
             if !sampling::timed(Sampled::Functions) {
                 return Self::untimed(site);
@@ -52,7 +74,7 @@ impl FnGuard {
         let saved = unsafe { &*recorder }.push_frame();
         let start = Usage::now();
         cell.enter(start.ticks);
-        Self { recorder, cell, saved, start }
+        Self { recorder, cell, saved, start, budget: MaybeUninit::uninit() }
     }
 
     /// A call time sampling leaves untimed: counted in its cell, no clock read.
@@ -76,8 +98,20 @@ impl FnGuard {
     }
 
     #[inline(always)]
-    fn inactive() -> Self {
-        Self { recorder: std::ptr::null(), cell: std::ptr::null(), saved: Usage::default(), start: Usage::default() }
+    pub(super) fn inactive() -> Self {
+        Self::tagged(std::ptr::null())
+    }
+
+    /// A guard with no exact cell whose end is decided by `recorder` (null: nothing).
+    #[inline(always)]
+    pub(super) fn tagged(recorder: *const ThreadRecorder) -> Self {
+        Self {
+            recorder,
+            cell: std::ptr::null(),
+            saved: Usage::default(),
+            start: Usage::default(),
+            budget: MaybeUninit::uninit(),
+        }
     }
 
     /// Accounts the call in `cell`, and writes it to the timeline if that records.
@@ -97,7 +131,13 @@ impl Drop for FnGuard {
     #[inline(always)]
     fn drop(&mut self) {
         // SAFETY: a non-null cell comes from this thread's live recorder.
-        let Some(cell) = (unsafe { self.cell.as_ref() }) else { return };
+        let Some(cell) = (unsafe { self.cell.as_ref() }) else {
+            // Only untimed, off and budget calls get here: exact ones never test this.
+            if !self.recorder.is_null() {
+                self.end_budgeted();
+            }
+            return;
+        };
         self.finish(cell);
     }
 }

@@ -33,6 +33,17 @@ fn row(named: &Named, ratio: f64, config: &Options) -> FunctionTiming {
     row.cancelled = t.cancelled;
     row.polls = t.polls;
     row.busy_ns = ns(t.busy);
+    // Cells are read one after another while calls go on: an async call that started on
+    // a thread already read and ended on one read later sums to -1. Not a call in flight.
+    row.active = if (t.active as i64) < 0 { 0 } else { t.active };
+    if t.active_since != u64::MAX {
+        row.oldest_active_ns = Some(ns(crate::clock::now().saturating_sub(t.active_since)));
+    }
+    row.buckets = crate::record::buckets(&t.histogram, t.sum, ratio, config);
+    if super::estimate::budgeted(config) {
+        super::estimate::budget_row(&mut row, t, ratio, config);
+        return row;
+    }
     // Under time sampling the totals are estimates: the timed calls' sums scaled up
     // to every call.
     let scale = |ticks: u64| match t.untimed {
@@ -41,12 +52,6 @@ fn row(named: &Named, ratio: f64, config: &Options) -> FunctionTiming {
         _ => (u128::from(ticks) * u128::from(t.calls + t.untimed) / u128::from(t.calls)) as u64,
     };
     row.timed_calls = (t.untimed > 0).then_some(t.calls);
-    // Cells are read one after another while calls go on: an async call that started on
-    // a thread already read and ended on one read later sums to -1. Not a call in flight.
-    row.active = if (t.active as i64) < 0 { 0 } else { t.active };
-    if t.active_since != u64::MAX {
-        row.oldest_active_ns = Some(ns(crate::clock::now().saturating_sub(t.active_since)));
-    }
     row.total_ns = ns(scale(t.total));
     row.self_ns = ns(scale(t.self_time));
     row.avg_ns = t.sum.checked_div(t.calls).map_or(0, ns);
@@ -55,6 +60,5 @@ fn row(named: &Named, ratio: f64, config: &Options) -> FunctionTiming {
     // Bucket midpoints are clamped into the observed range, so p0 and p100 are exact.
     row.percentiles_ns =
         Percentiles(config.percentiles.iter().map(|&p| (p, ns(t.histogram.percentile(p).clamp(min, max)))).collect());
-    row.buckets = crate::record::buckets(&t.histogram, t.sum, ratio, config);
     row
 }

@@ -3,6 +3,7 @@
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Acquire, Ordering::Relaxed, Ordering::Release};
 
 use super::starts::{StartSlot, Starts};
+use super::weighted::{WeightedCell, WeightedTotals};
 use super::{FnSite, Usage};
 use crate::histogram::{Histogram, LocalHistogram};
 use crate::record::Totals;
@@ -35,6 +36,8 @@ pub(crate) struct SiteCell {
     /// Start ticks of running async calls first polled here.
     starts: Starts,
     histogram: LocalHistogram,
+    /// Calls timed under the overhead budget at a rate below 1 (`weighted.rs`).
+    weighted: WeightedCell,
     #[cfg(feature = "alloc")]
     alloc: crate::record::AllocCell,
     /// The site (a function cell's, found by id when the cell is made; a placeholder
@@ -68,6 +71,7 @@ impl SiteCell {
             running: AtomicU64::new(0),
             starts: Starts::new(),
             histogram: LocalHistogram::new(),
+            weighted: WeightedCell::new(),
             #[cfg(feature = "alloc")]
             alloc: crate::record::AllocCell::new(),
             site: &super::site::UNKNOWN,
@@ -143,6 +147,36 @@ impl SiteCell {
         self.histogram.record(inclusive.ticks);
         #[cfg(feature = "alloc")]
         self.alloc.record(inclusive, exclusive, outermost);
+    }
+
+    /// Ends a call timed by the budget at rate `2^-shift`: sums and histogram weighted
+    /// by `2^shift` (`weighted.rs`); allocations unscaled, as under time sampling.
+    #[inline]
+    pub(crate) fn exit_weighted(&self, inclusive: Usage, own: (Usage, i64), shift: u32, child_var: f64) {
+        let exclusive = own.1;
+        let depth = self.depth.load(Relaxed) - 1;
+        self.depth.store(depth, Relaxed);
+        let d = inclusive.ticks;
+        #[cfg(feature = "alloc")]
+        self.alloc.record(inclusive, own.0, depth == 0);
+        bump(&self.total, if depth == 0 { d << shift } else { 0 });
+        bump(&self.self_time, (exclusive as u64) << shift);
+        // The sum grows by `d << shift` in all.
+        self.count(d);
+        bump(&self.sum, (d << shift) - d);
+        self.weighted.record(shift, d, exclusive, child_var);
+        self.histogram.record_n(d, 1 << shift);
+    }
+
+    /// The budget's countdown, weighted sums and shadow total.
+    #[inline(always)]
+    pub(crate) fn weighted(&self) -> &WeightedCell {
+        &self.weighted
+    }
+
+    /// Calls counted here, timed or not (the overhead budget's reading).
+    pub(crate) fn counted(&self) -> u64 {
+        self.calls.load(Relaxed) + self.untimed.load(Relaxed)
     }
 
     /// Accounts one poll of an async call: its duration and exclusive time.
@@ -222,6 +256,7 @@ impl SiteCell {
         self.min.store(u64::MAX, Relaxed);
         self.max.store(0, Relaxed);
         self.histogram.reset();
+        self.weighted.reset();
         #[cfg(feature = "alloc")]
         self.alloc.reset();
     }
@@ -254,6 +289,7 @@ pub(crate) struct SiteTotals {
     pub(crate) polls: u64,
     pub(crate) busy: u64,
     pub(crate) histogram: Histogram,
+    pub(crate) weighted: WeightedTotals,
     #[cfg(feature = "alloc")]
     pub(crate) alloc: crate::record::AllocTotals,
 }
@@ -274,6 +310,7 @@ impl Default for SiteTotals {
             polls: 0,
             busy: 0,
             histogram: Histogram::default(),
+            weighted: WeightedTotals::default(),
             #[cfg(feature = "alloc")]
             alloc: crate::record::AllocTotals::default(),
         }
@@ -296,6 +333,7 @@ impl SiteTotals {
         self.polls += other.polls;
         self.busy += other.busy;
         self.histogram.merge(&other.histogram);
+        self.weighted.add(&other.weighted);
         #[cfg(feature = "alloc")]
         self.alloc.add(&other.alloc);
     }
@@ -327,6 +365,7 @@ impl Totals<SiteCell> for SiteTotals {
         self.polls += cell.polls.load(Relaxed);
         self.busy += cell.busy.load(Relaxed);
         self.histogram.merge_local(&cell.histogram);
+        self.weighted.add_cell(&cell.weighted);
         #[cfg(feature = "alloc")]
         self.alloc.add_cell(&cell.alloc);
     }

@@ -17,6 +17,7 @@
 //! - `metric`: durations of other instruments, in cells of their own id space.
 //! - `durations`: merged totals turned into the report's duration statistics.
 //! - `select`: rows merged by name, focus filter and row limit.
+//! - `weighted`: what budget-sampled calls add (weights, variances) and the intervals.
 //! - `exit_hook`: final numbers of threads that exit, for the threads view.
 
 #[cfg(feature = "alloc")]
@@ -39,6 +40,7 @@ pub(crate) mod stack;
 mod starts;
 mod thread;
 mod usage;
+pub(crate) mod weighted;
 
 #[cfg(feature = "alloc")]
 pub(crate) use alloc_cell::{inclusive, set_inclusive, AllocCell, AllocTotals};
@@ -47,9 +49,11 @@ pub(crate) use cells::Cells;
 pub(crate) use durations::buckets;
 pub(crate) use metric::{collect as collect_metrics, count_metric, record_metric, reset as reset_metrics, Metric};
 pub use recorder::ThreadMark;
+pub(crate) use recorder::{
+    attached, call_counts, collect, current, live_threads, reset, restart_countdowns, ThreadRecorder,
+};
 #[cfg(feature = "axum")]
 pub(crate) use recorder::{close_window, open_window};
-pub(crate) use recorder::{collect, current, live_threads, reset, ThreadRecorder};
 pub(crate) use registry::{Current, ExitHook, Recorder, Registry, Reset, Totals};
 pub(crate) use select::{named, select, Named};
 pub(crate) use site::registered as registered_sites;

@@ -7,7 +7,7 @@
 
 use std::cell::Cell;
 use std::ptr;
-use std::sync::atomic::{AtomicPtr, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use super::cell::{SiteCell, SiteTotals};
@@ -27,6 +27,12 @@ pub(crate) struct ThreadRecorder {
     /// the frames form a stack through the guards on the native stack, without a
     /// depth limit. Owner-only.
     children: Children,
+    /// Under the overhead budget, `f64` bits: the variance that sampled children's
+    /// estimates put into the current frame's self time (`weighted.rs`). Owner-only.
+    child_var: AtomicU64,
+    /// Under the overhead budget: the innermost measured call on this thread is one
+    /// the budget left untimed (`functions/budgeted.rs`). Owner-only.
+    in_untimed: AtomicBool,
     /// Where the end of a timed call writes it to the timeline: null while the
     /// timeline does not record, else the header of the thread's ring. The switch
     /// tells every recorder when that changes; the ring is found then (or when the
@@ -76,6 +82,8 @@ impl ThreadRecorder {
         Self {
             cells: Cells::with_init(SiteCell::for_site),
             children: Children::default(),
+            child_var: AtomicU64::new(0),
+            in_untimed: AtomicBool::new(false),
             ring: AtomicPtr::new(ptr::null_mut()),
             ring_held: OnceLock::new(),
             tid: crate::timeline::thread_id(),
@@ -100,6 +108,12 @@ impl ThreadRecorder {
     #[inline(always)]
     pub(crate) fn cell(&self, id: u32) -> Option<&SiteCell> {
         self.cells.get(id)
+    }
+
+    /// The cell of site `id` if this thread has made it; never creates one.
+    #[inline(always)]
+    pub(crate) fn existing_cell(&self, id: u32) -> Option<&SiteCell> {
+        self.cells.existing(id)
     }
 
     /// At the end of a timed call of `cell`'s site that lasted `len` ticks from
@@ -129,6 +143,73 @@ impl ThreadRecorder {
     pub(crate) fn pop_frame(&self, saved: Usage, inclusive: Usage) -> Usage {
         let nested = self.children.replace(saved.plus(inclusive));
         inclusive.since(nested)
+    }
+
+    /// Starts a frame under the overhead budget: the enclosing frame's children usage
+    /// and children variance, both reset.
+    #[inline(always)]
+    pub(crate) fn push_budget_frame(&self) -> (Usage, f64) {
+        let var = f64::from_bits(self.child_var.swap_owned(0));
+        (self.children.replace(Usage::default()), var)
+    }
+
+    /// Ends a frame timed at rate `2^-shift`: hands the enclosing frame this frame's
+    /// inclusive usage with its ticks times `2^shift`, and its variance term (nothing
+    /// when the enclosing call is untimed: `under_untimed`); returns the exclusive
+    /// usage (ticks: inclusive minus the children's estimates, signed) and the
+    /// variance the children put into it.
+    #[inline]
+    pub(crate) fn pop_weighted(
+        &self,
+        saved: (Usage, f64),
+        inclusive: Usage,
+        shift: u32,
+        under_untimed: bool,
+    ) -> (Usage, i64, f64) {
+        let (restored, var) = if under_untimed {
+            (saved.0, saved.1)
+        } else {
+            let scaled = Usage { ticks: inclusive.ticks << shift, ..inclusive };
+            (saved.0.plus(scaled), saved.1 + crate::record::weighted::WeightedCell::child_term(shift, inclusive.ticks))
+        };
+        let nested = self.children.replace(restored);
+        let var = f64::from_bits(self.child_var.swap_owned(var.to_bits()));
+        (inclusive.since(nested), inclusive.ticks.wrapping_sub(nested.ticks) as i64, var)
+    }
+
+    /// An untimed call begins: marks the thread inside one; `true` if it was not
+    /// already (the call must then clear the mark when it ends).
+    #[inline(always)]
+    pub(crate) fn mark_untimed(&self) -> bool {
+        let r = Ordering::Relaxed;
+        let fresh = !self.in_untimed.load(r);
+        if fresh {
+            self.in_untimed.store(true, r);
+        }
+        fresh
+    }
+
+    /// Sets whether the innermost measured call is untimed; returns what it was.
+    #[inline(always)]
+    pub(crate) fn set_untimed(&self, untimed: bool) -> bool {
+        let r = Ordering::Relaxed;
+        let old = self.in_untimed.load(r);
+        self.in_untimed.store(untimed, r);
+        old
+    }
+}
+
+/// A load and a store on an owner-only atomic.
+trait SwapOwned {
+    fn swap_owned(&self, value: u64) -> u64;
+}
+
+impl SwapOwned for AtomicU64 {
+    #[inline(always)]
+    fn swap_owned(&self, value: u64) -> u64 {
+        let old = self.load(Ordering::Relaxed);
+        self.store(value, Ordering::Relaxed);
+        old
     }
 }
 
@@ -182,6 +263,12 @@ thread_local! {
 #[inline(always)]
 pub(crate) fn current() -> *const ThreadRecorder {
     REGISTRY.current(&CURRENT, &EXIT, ThreadRecorder::new)
+}
+
+/// This thread's recorder if it is attached (null otherwise): one TLS load, no call.
+#[inline(always)]
+pub(crate) fn attached() -> *const ThreadRecorder {
+    REGISTRY.attached(&CURRENT)
 }
 
 /// Zeroes every thread's numbers and forgets exited threads' (a new session).
@@ -260,6 +347,33 @@ impl std::fmt::Debug for ThreadMark {
 /// Every site's totals over live and exited threads, indexed by site id.
 pub(crate) fn collect() -> Vec<SiteTotals> {
     REGISTRY.collect()
+}
+
+/// Every site's calls so far on live threads (timed or not), indexed by site id:
+/// the overhead budget's cheap reading, no histogram merged.
+pub(crate) fn call_counts() -> Vec<u64> {
+    let mut out = Vec::new();
+    REGISTRY.for_each_live(|r| {
+        r.for_each_cell(|id, cell| {
+            if out.len() <= id {
+                out.resize(id + 1, 0);
+            }
+            out[id] += cell.counted();
+        })
+    });
+    out
+}
+
+/// Restarts the timing countdowns of the sites in `raised` (id, new shift) on every
+/// live thread, each from the next of `bits` (the overhead budget raised their rates).
+pub(crate) fn restart_countdowns(raised: &[(usize, u32)], bits: &mut dyn FnMut() -> u64) {
+    REGISTRY.for_each_live(|r| {
+        r.for_each_cell(|id, cell| {
+            if let Some(&(_, shift)) = raised.iter().find(|(raised, _)| *raised == id) {
+                cell.weighted().restart(shift, bits());
+            }
+        })
+    });
 }
 
 /// Threads with a live recorder.

@@ -90,6 +90,17 @@ impl<R: Recorder, T: Totals<R::Cell>> Registry<R, T> {
         }
     }
 
+    /// This thread's recorder if attached, else null; never attaches.
+    #[inline(always)]
+    pub(crate) fn attached(&'static self, current: &'static LocalKey<Current<R>>) -> *const R {
+        let p = current.with(Cell::get);
+        if p as usize > dead::<R>() as usize {
+            p
+        } else {
+            ptr::null()
+        }
+    }
+
     #[cold]
     #[inline(never)]
     fn attach(

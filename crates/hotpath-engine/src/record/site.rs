@@ -1,7 +1,7 @@
 //! Call sites of measured functions: one `static FnSite` per annotated item,
 //! registered on its first call and identified by a dense id from then on.
 
-use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU32, AtomicU8, Ordering::Relaxed};
 use std::sync::Mutex;
 
 use crate::logs::LogSlot;
@@ -30,6 +30,10 @@ pub(crate) enum SiteKind {
 /// Static metadata of one measured function or block, emitted by the macros.
 pub struct FnSite {
     id: AtomicU32,
+    /// Under an overhead budget, the site's timing rate as a power of two: a call is
+    /// timed with probability `2^-shift` (0: every call). Set by the budget's collector,
+    /// read by each call with one relaxed load.
+    shift: AtomicU8,
     name: SiteName,
     file: &'static str,
     line: u32,
@@ -53,6 +57,7 @@ impl FnSite {
     pub const fn new(name: SiteName, file: &'static str, line: u32, is_async: bool) -> Self {
         Self {
             id: AtomicU32::new(0),
+            shift: AtomicU8::new(0),
             name,
             file,
             line,
@@ -93,6 +98,7 @@ impl FnSite {
     pub const fn future(name: SiteName, file: &'static str, line: u32) -> Self {
         Self {
             id: AtomicU32::new(0),
+            shift: AtomicU8::new(0),
             name,
             file,
             line,
@@ -103,6 +109,17 @@ impl FnSite {
             #[cfg(feature = "icount")]
             icount: None,
         }
+    }
+
+    /// The budget's timing rate of this site, `2^-shift` (see the field).
+    #[inline(always)]
+    pub(crate) fn shift(&self) -> u32 {
+        u32::from(self.shift.load(Relaxed))
+    }
+
+    /// Sets the budget's timing rate of this site to `2^-shift`.
+    pub(crate) fn set_shift(&self, shift: u32) {
+        self.shift.store(shift.min(u32::from(u8::MAX)) as u8, Relaxed);
     }
 
     /// The site's id, registering it on first use.
@@ -137,7 +154,8 @@ impl FnSite {
         id
     }
 
-    /// The id of a site already registered (every site a frame was entered with).
+    /// The id of a site already registered (every site a frame was entered with); 0
+    /// if it is not yet.
     #[inline(always)]
     pub(crate) fn registered_id(&self) -> u32 {
         self.id.load(Relaxed)

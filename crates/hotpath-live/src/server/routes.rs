@@ -138,6 +138,7 @@ pub(crate) fn status(snapshot: &Snapshot, address: std::net::SocketAddr, auth: b
         "sections": available.iter().map(|d| d.key).collect::<Vec<_>>(),
         "unavailable": unavailable,
         "dropped": meta.dropped,
+        "overhead": meta.overhead,
         "warnings": meta.warnings,
         "timeline": timeline_status(),
         "otlp": crate::otlp_stats::status(),

@@ -54,7 +54,20 @@ impl Snapshot {
         memory.value(&[], self.profiler_bytes as f64);
         let mut threads = Family::new("hotpath_recording_threads", MetricKind::Gauge, "Threads with a live recorder.");
         threads.value(&[], self.recording_threads as f64);
-        vec![info, uptime, recording, dropped, memory, threads]
+        let mut families = vec![info, uptime, recording, dropped, memory, threads];
+        if let Some(o) = &meta.overhead {
+            let mut ratio = Family::new(
+                "hotpath_profiler_overhead_ratio",
+                MetricKind::Gauge,
+                "The profiler's estimated share of the process's CPU time (overhead budget set).",
+            );
+            ratio.value(&[], o.profiler_overhead_ratio);
+            let mut budget =
+                Family::new("hotpath_overhead_budget_ratio", MetricKind::Gauge, "The configured overhead budget.");
+            budget.value(&[], o.budget);
+            families.extend([ratio, budget]);
+        }
+        families
     }
 
     /// A snapshot of `report`, with process figures read now.

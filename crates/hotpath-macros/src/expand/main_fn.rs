@@ -40,6 +40,9 @@ pub(crate) fn main(args: MainArgs, item: TokenStream) -> TokenStream {
     if let Some(path) = &args.timeline_output {
         config.extend(quote! { .timeline_output(#path) });
     }
+    if let Some(budget) = args.overhead_budget {
+        config.extend(quote! { .overhead_budget(#budget) });
+    }
     config.extend(report_and_limits(&args));
     let guard: syn::Stmt = syn::parse_quote! {
         let __hotpath_main_guard = ::hotpath::__private::MainGuard::start(#config);

@@ -29,8 +29,8 @@ hotpath_sections::sections!(section_names);
 
 /// Parameters before and after the `<group>_limit` ones, as the error lists them.
 const KNOWN_BEFORE_LIMITS: [&str; 3] = ["percentiles", "format", "limit"];
-const KNOWN_AFTER_LIMITS: [&str; 6] =
-    ["output_path", "report", "allocator", "cpu_output", "timeline", "timeline_output"];
+const KNOWN_AFTER_LIMITS: [&str; 7] =
+    ["output_path", "report", "allocator", "cpu_output", "timeline", "timeline_output", "overhead_budget"];
 
 /// Every parameter, for the error that names an unknown one.
 fn known() -> Vec<&'static str> {
@@ -67,6 +67,9 @@ pub(crate) struct MainArgs {
     /// `timeline_output = "trace.pftrace"`: where the timeline goes at exit.
     #[cfg(feature = "hotpath")]
     pub(crate) timeline_output: Option<String>,
+    /// `overhead_budget = "1%"`: the profiler's share of CPU time, as a fraction.
+    #[cfg(feature = "hotpath")]
+    pub(crate) overhead_budget: Option<f64>,
     /// Accepted but ignored parameters (`timeout = ms` of older releases).
     pub(crate) notes: Vec<Note>,
 }
@@ -119,6 +122,19 @@ fn one(arg: &Arg, out: &mut MainArgs) -> Result<(), Error> {
                 return Err(Error::new(arg.value_span, "`timeline_output` expects a file path, found an empty string"));
             }
             keep!(out.timeline_output, Some(path));
+        }
+        "overhead_budget" => {
+            let text = string(arg)?;
+            let fraction = hotpath_sections::budget_fraction(&text).ok_or_else(|| {
+                Error::new(
+                    arg.value_span,
+                    format!(
+                        "`overhead_budget` expects a share of CPU time like \"1%\" or \"0.01\" \
+                         (above 0, at most 50%), found {text:?}"
+                    ),
+                )
+            })?;
+            keep!(out.overhead_budget, Some(fraction));
         }
         "allocator" => match &arg.value {
             Value::Tokens(path) if is_path(path) => keep!(out.allocator, Some(path.clone())),

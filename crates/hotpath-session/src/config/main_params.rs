@@ -65,6 +65,16 @@ impl MainConfig {
         self
     }
 
+    /// Keeps the profiler's estimated share of CPU time under `fraction` (0.01 for 1%,
+    /// above 0, at most 0.5; others are ignored) by timing hot functions' calls at lower
+    /// rates; counts stay exact and sampled figures carry 95% intervals. Off by
+    /// default (every call timed); `HOTPATH_OVERHEAD_BUDGET` beats it, and a
+    /// functions time-sampling rate, where set, wins over it.
+    pub fn overhead_budget(mut self, fraction: f64) -> Self {
+        self.overhead_budget = hotpath_sections::valid_budget(fraction).then_some(fraction).or(self.overhead_budget);
+        self
+    }
+
     /// Free-form pairs shown with the report (`HOTPATH_USER_METADATA` adds to them).
     pub fn user_metadata(mut self, metadata: HashMap<String, String>) -> Self {
         self.user_metadata = metadata.into_iter().collect::<BTreeMap<_, _>>();

@@ -55,6 +55,8 @@ pub struct MainConfig {
     user_metadata: BTreeMap<String, String>,
     /// Builder rates: the global one, then per instrument (`Sampled as usize`).
     sampling: (Option<f64>, [Option<f64>; 6]),
+    /// The overhead budget (`overhead_budget = "1%"`; `HOTPATH_OVERHEAD_BUDGET` beats it).
+    overhead_budget: Option<f64>,
     route_scope: Option<bool>,
     before_shutdown: Option<BeforeShutdown>,
     /// The flight recorder on or off (`timeline = true`), and where its trace goes at
@@ -218,6 +220,7 @@ impl Config {
             options.percentiles = p.clone();
         }
         options.cpu_output = main.cpu_output.clone();
+        options.overhead_budget = main.overhead_budget;
         if let Some(scope) = main.route_scope {
             options.route_scope = scope;
         }

@@ -13,7 +13,7 @@ use super::report_vars::REPORT_VARIABLES;
 use super::seed_vars::{SEED_VARIABLES, UNUSED};
 use super::server_vars::SERVER_VARIABLES;
 use super::timeline_vars::TIMELINE_VARIABLES;
-use super::vars::{number, parse_percentiles, path, text, Value, Variable};
+use super::vars::{flag, number, parse_percentiles, path, text, Value, Variable};
 use super::{limit_group, limit_groups, Config};
 
 /// Every variable, in the order their warnings are printed.
@@ -202,6 +202,28 @@ const VARIABLES: &[Variable] = &[
             Ok(())
         },
         kept: |c| c.env_sampling.0.map_or("1".into(), |r| r.to_string()),
+        secret: false,
+    },
+    Variable {
+        name: "HOTPATH_OVERHEAD_BUDGET",
+        apply: |c, v| {
+            let t = text(v)?;
+            let problem = "is not a share of CPU time like 1% or 0.01 (above 0, at most 50%)";
+            c.options.overhead_budget = Some(hotpath_sections::budget_fraction(t).ok_or(problem)?);
+            Ok(())
+        },
+        kept: |c| {
+            c.options.overhead_budget.map_or("no budget (every call timed)".into(), |b| format!("{}%", b * 100.0))
+        },
+        secret: false,
+    },
+    Variable {
+        name: "HOTPATH_OVERHEAD_BUDGET_SHADOW",
+        apply: |c, v| {
+            c.options.budget_shadow = flag(v)?;
+            Ok(())
+        },
+        kept: |c| if c.options.budget_shadow { "on" } else { "off" }.into(),
         secret: false,
     },
     Variable {

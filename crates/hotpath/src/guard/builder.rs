@@ -115,6 +115,12 @@ impl HotpathGuardBuilder {
         fn channels_time_sampling_rate(rate: f64) => |c| c.sampling_rate(Sampled::Channels, rate);
         /// The same for `io!` operations.
         fn io_time_sampling_rate(rate: f64) => |c| c.sampling_rate(Sampled::Io, rate);
+        /// Keeps the profiler's estimated share of CPU time under `fraction` (0.01 for
+        /// 1%; above 0, at most 0.5) by timing hot functions' calls at lower rates,
+        /// decided by the collector; counts stay exact and estimates carry 95%
+        /// intervals. Off by default; `HOTPATH_OVERHEAD_BUDGET` beats it, a functions
+        /// time-sampling rate wins over it.
+        fn overhead_budget(fraction: f64) => |c| c.overhead_budget(fraction);
         /// Whether work done while serving an HTTP request also counts for its route
         /// (default on; `HOTPATH_ROUTE_SCOPE`).
         fn route_scope(on: bool) => |c| c.route_scope(on);

@@ -50,3 +50,18 @@ mod timeline {
     #[hotpath::main(timeline = "yes", timeline_output = "")]
     fn run() {}
 }
+
+mod overhead_budget {
+    #[hotpath::main(overhead_budget = "lots")]
+    fn run() {}
+}
+
+mod overhead_budget_out_of_range {
+    #[hotpath::main(overhead_budget = "0%")]
+    fn run() {}
+}
+
+mod overhead_budget_not_a_string {
+    #[hotpath::main(overhead_budget = 0.01)]
+    fn run() {}
+}

@@ -64,6 +64,10 @@ pub struct FunctionTiming {
     pub max_ns: u64,
     /// Configured percentiles of the per-call inclusive duration.
     pub percentiles_ns: Percentiles,
+    /// Under the overhead budget, when some calls were not timed (or nested calls
+    /// were not): the rate and 95% intervals of the estimated figures.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimate: Option<crate::Estimate>,
     /// Per-call durations in fixed buckets (live snapshots only, not in JSON).
     #[serde(skip)]
     pub buckets: Option<Buckets>,

@@ -35,13 +35,21 @@ impl FunctionsTiming {
                 (0, _) | (_, None) => "-".to_string(),
                 (_, Some(ns)) => format_duration_ns(ns),
             };
-            let mut cells = vec![name, calls, duration(Some(row.avg_ns))];
-            cells.extend(meta.percentiles.iter().map(|p| duration(row.percentiles_ns.get(*p))));
+            // Under the overhead budget, an estimate is marked `≈`, totals with their
+            // 95% interval's half width.
+            let est = row.estimate.as_ref();
+            let approx = |text: String| if est.is_some() { format!("≈{text}") } else { text };
+            let within = |text: String, ns: u64, ci: Option<[u64; 2]>| match ci {
+                Some(ci) => format!("≈{text} ±{:.1}%", crate::Estimate::relative_half_width(ns, ci) * 100.0),
+                None => text,
+            };
+            let mut cells = vec![name, calls, approx(duration(Some(row.avg_ns)))];
+            cells.extend(meta.percentiles.iter().map(|p| approx(duration(row.percentiles_ns.get(*p)))));
             let share = if row.calls == 0 { "-".to_string() } else { format_percent(row.total_ns, wall) };
             cells.extend([
-                duration(Some(row.total_ns)),
+                within(duration(Some(row.total_ns)), row.total_ns, est.map(|e| e.total_ns_ci95)),
                 share,
-                format_duration_ns(row.self_ns),
+                within(format_duration_ns(row.self_ns), row.self_ns, est.map(|e| e.self_ns_ci95)),
                 format_percent(row.self_ns, wall),
             ]);
             if running {
@@ -61,6 +69,9 @@ impl FunctionsTiming {
             &summary,
             &table,
         );
+        if self.rows.iter().any(|r| r.estimate.is_some()) {
+            text.push_str("≈: estimated from the timed calls under the overhead budget; ± is the 95% interval\n");
+        }
         if let Some(note) = self.outlier_note(&meta.percentiles, meta.name_depth) {
             text.push_str(&note);
             text.push('\n');

@@ -1,0 +1,59 @@
+//! What one measured call costs on this machine, measured once on the budget's own
+//! thread (never on the program's): a timed call (two clock reads, the frame and the
+//! cell's bookkeeping) and an untimed one (the draw, the count and the frame). The
+//! thread-local lookups the guard also does are not in these loops; they cost about
+//! a nanosecond each on the project's machines (docs/PERFORMANCE.md).
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use crate::record::{self as recorder, SiteCell, Usage};
+
+/// Nanoseconds per call of each kind.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Costs {
+    pub(crate) timed_ns: f64,
+    pub(crate) untimed_ns: f64,
+}
+
+const ROUNDS: u32 = 5_000;
+
+/// Measures both costs: well under 1 ms on the calling thread; the fastest of three
+/// rounds of each, so a preemption does not inflate them.
+pub(crate) fn measure() -> Costs {
+    // SAFETY: this thread's recorder, valid while the thread runs.
+    let Some(r) = (unsafe { recorder::current().as_ref() }) else {
+        return Costs { timed_ns: 30.0, untimed_ns: 3.0 };
+    };
+    let cell = SiteCell::new();
+    let best = |f: &dyn Fn()| (0..3).map(|_| time(f)).fold(f64::MAX, f64::min);
+    let w = cell.weighted();
+    let timed_ns = best(&|| {
+        black_box(w.redraw(0));
+        let saved = r.push_budget_frame();
+        let start = Usage::now();
+        cell.enter(start.ticks);
+        let inclusive = Usage::now().elapsed_since(start);
+        let (excl, ticks, var) = r.pop_weighted(saved, inclusive, 0, false);
+        cell.exit_weighted(inclusive, (excl, ticks), 0, var);
+    });
+    // A countdown of about 2^20 calls: every call below is an untimed one.
+    w.redraw(20);
+    let untimed_ns = best(&|| {
+        if black_box(w.skip()) {
+            cell.count_untimed();
+            if r.mark_untimed() {
+                r.set_untimed(false);
+            }
+        }
+    });
+    Costs { timed_ns, untimed_ns }
+}
+
+fn time(f: &dyn Fn()) -> f64 {
+    let start = Instant::now();
+    for _ in 0..ROUNDS {
+        f();
+    }
+    start.elapsed().as_nanos() as f64 / f64::from(ROUNDS)
+}

@@ -1,0 +1,223 @@
+//! The `hp-budget` thread: every [`INTERVAL`] it reads each function site's calls and
+//! the process's CPU time and sets the sites' timing rates (`plan`); and the
+//! accounting the report shows: what the profiler's function timing cost, as a share
+//! of the process's CPU time.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use super::calibrate::{self, Costs};
+use crate::record::{self, SiteTotals};
+use crate::sync::lock;
+
+/// How often rates are decided: each decision costs the thread a few tens of µs of
+/// CPU (a wake-up, two clock syscalls, a pass over the cells), a budget of its own.
+const INTERVAL: Duration = Duration::from_millis(100);
+/// The delay before the thread is created: a program shorter than that runs exact
+/// and never creates it; a longer one runs exact only that long (plus the
+/// calibration, under 1 ms) before the first decision.
+const FIRST: Duration = Duration::from_millis(5);
+/// The most a site's shift rises in one decision.
+const MAX_STEP: u32 = 4;
+
+struct State {
+    /// The budget, a fraction of the process's CPU time (0.01 for 1%).
+    budget: f64,
+    /// The process's CPU time at the session's start.
+    cpu_start_ns: u64,
+    costs: Option<Costs>,
+    /// Per site id: calls counted at the last tick, smoothed calls per second.
+    last: Vec<u64>,
+    rates: Vec<f64>,
+    last_tick: Option<(Instant, u64)>,
+    /// The thread's own CPU time at the last tick.
+    own_then: u64,
+}
+
+static STATE: Mutex<Option<State>> = Mutex::new(None);
+static SPAWNED: AtomicBool = AtomicBool::new(false);
+/// CPU time the `hp-budget` thread itself has used.
+static OWN_NS: AtomicU64 = AtomicU64::new(0);
+
+/// Starts a session's budget (`None`: every call timed, as without one); `shadow`
+/// also times untimed calls into the tests' shadow totals.
+pub(crate) fn start(budget: Option<f64>, shadow: bool) {
+    for site in record::registered_sites().into_iter().skip(1) {
+        site.set_shift(0);
+    }
+    let Some(budget) = budget else {
+        *lock(&STATE) = None;
+        crate::switch::set_budgeted(false, false);
+        return;
+    };
+    let costs = lock(&STATE).as_ref().and_then(|s| s.costs);
+    *lock(&STATE) = Some(State {
+        budget,
+        cpu_start_ns: process_cpu_ns(),
+        costs,
+        last: Vec::new(),
+        rates: Vec::new(),
+        // The first tick decides from the calls since the start.
+        last_tick: Some((Instant::now(), process_cpu_ns())),
+        own_then: OWN_NS.load(Relaxed),
+    });
+    crate::switch::set_budgeted(true, shadow);
+    if SPAWNED.swap(true, Relaxed) {
+        return;
+    }
+    crate::spawn::after(
+        FIRST,
+        std::thread::Builder::new().name("hp-budget".into()).stack_size(128 * 1024),
+        || {
+            crate::memory::profiler_thread();
+            let costs = calibrate::measure();
+            if let Some(state) = lock(&STATE).as_mut() {
+                state.costs = Some(costs);
+                // The calibration is a one-off: counted in the report's accounting
+                // (`OWN_NS`), not charged to the first interval's budget, which it
+                // would take whole (every hot site then dropped to 2^-20 at once).
+                state.own_then = thread_cpu_ns();
+            }
+            loop {
+                if crate::switch::enabled() {
+                    tick();
+                }
+                OWN_NS.store(thread_cpu_ns(), Relaxed);
+                std::thread::sleep(INTERVAL);
+            }
+        },
+        |e| crate::diag::warn(&format!("could not start the overhead budget's thread ({e}); every call is timed")),
+    );
+}
+
+/// One decision: each site's calls per second since the last tick (smoothed), the
+/// process's CPU per second, and the rates that fit the budget.
+fn tick() {
+    let counts = record::call_counts();
+    let cpu = process_cpu_ns();
+    let now = Instant::now();
+    let mut guard = lock(&STATE);
+    let Some(state) = guard.as_mut() else { return };
+    let Some(costs) = state.costs else { return };
+    state.last.resize(counts.len(), 0);
+    state.rates.resize(counts.len(), 0.0);
+    let Some((then, cpu_then)) = state.last_tick.replace((now, cpu)) else { return };
+    let secs = now.duration_since(then).as_secs_f64().max(1e-6);
+    for (id, &n) in counts.iter().enumerate() {
+        let per_sec = n.saturating_sub(state.last[id]) as f64 / secs;
+        // Smoothed over a few ticks; a site that heats up is followed within one.
+        state.rates[id] = if per_sec > state.rates[id] { per_sec } else { 0.5 * state.rates[id] + 0.5 * per_sec };
+        state.last[id] = n;
+    }
+    let cpu_per_sec = cpu.saturating_sub(cpu_then) as f64 / secs;
+    // The thread's own CPU comes out of the budget too.
+    let own = OWN_NS.load(Relaxed);
+    let own_per_sec = own.saturating_sub(state.own_then) as f64 / secs;
+    state.own_then = own;
+    let budget_ns = (state.budget * cpu_per_sec - own_per_sec).max(0.0);
+    let shifts = super::plan::shifts(&state.rates, budget_ns, costs.timed_ns, costs.untimed_ns);
+    let sites = record::registered_sites();
+    let mut raised = Vec::new();
+    for (id, shift) in shifts.into_iter().enumerate() {
+        if let Some(site) = sites.get(id).filter(|_| id > 0) {
+            // A rate falls at most 2^MAX_STEP-fold a tick: a transient (a burst of
+            // calls, an interval the process spent waiting for a core) must not leave
+            // a site's next timed call millions of calls away.
+            let shift = shift.min(site.shift() + MAX_STEP);
+            if shift < site.shift() {
+                raised.push((id, shift));
+            }
+            if site.shift() != shift {
+                site.set_shift(shift);
+            }
+        }
+    }
+    drop(guard);
+    if !raised.is_empty() {
+        record::restart_countdowns(&raised, &mut next_bits);
+    }
+}
+
+/// The collector's own random bits (xorshift64*, fixed seed: runs are repeatable).
+fn next_bits() -> u64 {
+    static STATE: AtomicU64 = AtomicU64::new(0x2545_F491_4F6C_DD1D);
+    let mut x = STATE.load(Relaxed);
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    STATE.store(x, Relaxed);
+    x.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// The budget's figures for the report.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Overhead {
+    /// The configured budget (a fraction).
+    pub(crate) budget: f64,
+    /// Estimated CPU time of function timing and counting (calls × calibrated costs)
+    /// plus the `hp-budget` thread's own, over the process's CPU time since the start.
+    pub(crate) ratio: f64,
+    /// Of that, what counting every call costs, which no rate can lower.
+    pub(crate) floor_ratio: f64,
+    /// The calibrated costs of a timed and an untimed call, in ns.
+    pub(crate) costs: Costs,
+}
+
+/// The overhead of the session so far, from the merged site totals; `None` without
+/// a budget. Measures the costs here if the thread has not yet (a short run).
+pub(crate) fn overhead(totals: &[SiteTotals]) -> Option<Overhead> {
+    let (budget, cpu_start, costs) = {
+        let guard = lock(&STATE);
+        let state = guard.as_ref()?;
+        (state.budget, state.cpu_start_ns, state.costs)
+    };
+    let costs = costs.unwrap_or_else(|| {
+        let costs = crate::memory::untracked(calibrate::measure);
+        if let Some(state) = lock(&STATE).as_mut() {
+            state.costs = Some(costs);
+        }
+        costs
+    });
+    let cpu = process_cpu_ns().saturating_sub(cpu_start).max(1) as f64;
+    let timed: u64 = totals.iter().map(|t| t.calls).sum();
+    let all: u64 = totals.iter().map(|t| t.calls + t.untimed).sum();
+    let floor = all as f64 * costs.untimed_ns;
+    let timing = timed as f64 * (costs.timed_ns - costs.untimed_ns).max(0.0);
+    let own = OWN_NS.load(Relaxed) as f64;
+    Some(Overhead { budget, ratio: (floor + timing + own) / cpu, floor_ratio: floor / cpu, costs })
+}
+
+fn process_cpu_ns() -> u64 {
+    cpu_clock(CpuClock::Process)
+}
+
+fn thread_cpu_ns() -> u64 {
+    cpu_clock(CpuClock::Thread)
+}
+
+enum CpuClock {
+    Process,
+    Thread,
+}
+
+#[cfg(unix)]
+fn cpu_clock(which: CpuClock) -> u64 {
+    let id = match which {
+        CpuClock::Process => libc::CLOCK_PROCESS_CPUTIME_ID,
+        CpuClock::Thread => libc::CLOCK_THREAD_CPUTIME_ID,
+    };
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `ts` is a valid, writable timespec; the clock ids are constants.
+    if unsafe { libc::clock_gettime(id, &mut ts) } != 0 {
+        return 0;
+    }
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
+
+/// Without a CPU clock, wall time since the first reading stands in for one core.
+#[cfg(not(unix))]
+fn cpu_clock(_: CpuClock) -> u64 {
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    START.get_or_init(Instant::now).elapsed().as_nanos() as u64
+}

@@ -1,0 +1,138 @@
+//! The sync frame under an overhead budget (`switch::BUDGET`): each site's calls are
+//! timed at the site's own rate `2^-k`, which the budget's collector sets.
+//!
+//! Each call decides for itself, independently of every other (a per-thread, per-site
+//! countdown drawn from the geometric distribution, `record/weighted.rs`, which is the
+//! same as an independent coin of probability `2^-k` per call). A timed call is
+//! weighted by `2^k` (Horvitz–Thompson). An untimed call reads no clock and opens no
+//! frame: it counts itself, and if the call enclosing it was timed (or there is none)
+//! it marks the thread "inside an untimed call" for its duration
+//! (`ThreadRecorder::in_untimed`), so that a timed call nested in it hands nothing to
+//! the timed ancestor's children (the untimed call stands for nothing there; its own
+//! estimate comes from its own timed calls). Calls nested directly in an untimed call
+//! find the mark already set and leave nothing to undo: their guard is inactive.
+//!
+//! The guard says how a call ends by tagging its recorder pointer (cell null):
+//! untagged, an untimed call that set the mark; [`TIMED`], a weighted call;
+//! [`SHADOW`] (tests only), an untimed call that reads the clock anyway.
+
+use std::mem::MaybeUninit;
+
+use super::guard::{BudgetFrame, FnGuard};
+use crate::record::{self as recorder, hooks, FnSite, Usage};
+use crate::switch;
+
+/// A timed call under the budget.
+const TIMED: usize = 1;
+/// Tests only (`switch::SHADOW`): an untimed call timed into the shadow total.
+const SHADOW: usize = 2;
+
+impl FnGuard {
+    /// Starts a call of `site` under the budget (`state` is `BUDGET` or `SHADOW`). An
+    /// untimed call under `BUDGET` ends here: the recorder and cell lookups, the
+    /// countdown, the count and the mark. The rest is out of line again.
+    ///
+    /// Out of line and cold: inline, an untimed call took about 86 instructions instead
+    /// of 100, but exact mode's took 129-131 instead of main's 128 (the caller then kept
+    /// its argument in a callee-saved register); not marked cold, 129. Exact mode is the
+    /// default (docs/PERFORMANCE.md).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn budgeted(site: &'static FnSite, state: u8) -> Self {
+        if state == switch::BUDGET {
+            // Lookups that never call out: a site, recorder or cell not made yet takes
+            // the slow path.
+            let recorder = recorder::attached();
+            let id = site.registered_id();
+            // SAFETY: a non-null recorder is valid on this thread until its exit hook
+            // runs, which cannot happen while this frame is on the stack.
+            let r = unsafe { recorder.as_ref() };
+            if let Some(r) = r.filter(|_| id != 0) {
+                if let Some(cell) = r.existing_cell(id) {
+                    if cell.weighted().skip() {
+                        cell.count_untimed();
+                        return if r.mark_untimed() { Self::tagged(recorder) } else { Self::inactive() };
+                    }
+                }
+            }
+        }
+        Self::budgeted_slow(site)
+    }
+
+    /// A timed call under the budget, any call under `SHADOW`, or one with no cell.
+    #[inline(never)]
+    fn budgeted_slow(site: &'static FnSite) -> Self {
+        // Read again rather than passed: nothing is kept live across the call.
+        let state = switch::state();
+        let recorder = recorder::current();
+        let id = site.id();
+        // SAFETY: as in `budgeted`.
+        let Some((r, cell)) = (unsafe { recorder.as_ref() }).and_then(|r| Some((r, r.cell(id)?))) else {
+            switch::count_dropped();
+            return Self::inactive();
+        };
+        let w = cell.weighted();
+        // Under `BUDGET` the countdown said "timed" in `budgeted` (asking again changes
+        // nothing then), or the cell is new (its countdown says "timed").
+        if w.skip() {
+            cell.count_untimed();
+            let marked = r.mark_untimed();
+            if state != switch::SHADOW {
+                return if marked { Self::tagged(recorder) } else { Self::inactive() };
+            }
+            let frame = BudgetFrame { cell, saved_var: 0.0, shift: 0, under_untimed: !marked };
+            let mut guard = Self::tagged(recorder.wrapping_byte_add(SHADOW));
+            guard.budget = MaybeUninit::new(frame);
+            guard.start = Usage::now();
+            return guard;
+        }
+        let shift = w.redraw(site.shift());
+        hooks::enter(id);
+        let under_untimed = r.set_untimed(false);
+        let (saved, saved_var) = r.push_budget_frame();
+        let start = Usage::now();
+        cell.enter(start.ticks);
+        let mut guard = Self::tagged(recorder.wrapping_byte_add(TIMED));
+        guard.saved = saved;
+        guard.start = start;
+        guard.budget = MaybeUninit::new(BudgetFrame { cell, saved_var, shift, under_untimed });
+        guard
+    }
+
+    /// Ends a call whose guard has no exact cell and a recorder: the untimed call's
+    /// mark is cleared inline; the tagged ones end out of line.
+    #[inline(always)]
+    pub(super) fn end_budgeted(&self) {
+        let tag = self.recorder.addr() & (TIMED | SHADOW);
+        if tag == 0 {
+            // SAFETY: an untagged non-null recorder in a guard with no cell is this
+            // thread's live recorder, set by `budgeted`.
+            unsafe { &*self.recorder }.set_untimed(false);
+            return;
+        }
+        self.end_tagged(tag);
+    }
+
+    #[inline(never)]
+    fn end_tagged(&self, tag: usize) {
+        // SAFETY: `budget` is written together with every tagged recorder (in
+        // `budgeted_slow`), and the untagged pointer is this thread's live recorder.
+        let (f, r) = unsafe { (self.budget.assume_init(), &*self.recorder.wrapping_byte_sub(tag)) };
+        // SAFETY: the cell of that recorder, which outlives the frame.
+        let cell = unsafe { &*f.cell };
+        if tag == SHADOW {
+            cell.weighted().shadow(Usage::now().elapsed_since(self.start).ticks);
+            r.set_untimed(f.under_untimed);
+            return;
+        }
+        let inclusive = Usage::now().elapsed_since(self.start);
+        hooks::exit();
+        let (excl, ticks, child_var) = r.pop_weighted((self.saved, f.saved_var), inclusive, f.shift, f.under_untimed);
+        r.set_untimed(f.under_untimed);
+        if switch::state() == switch::SHADOW {
+            cell.weighted().shadow(inclusive.ticks);
+        }
+        cell.exit_weighted(inclusive, (excl, ticks), f.shift, child_var);
+        r.trace_call(cell, self.start.ticks, inclusive.ticks);
+    }
+}

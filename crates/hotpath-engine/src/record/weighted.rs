@@ -1,0 +1,237 @@
+//! What a site's cell keeps beyond the exact figures when its calls are timed at a
+//! rate below 1 under the overhead budget, and how a report turns it into estimates.
+//!
+//! A call timed at rate `p = 2^-k` stands for `2^k` calls (Horvitz–Thompson): its
+//! duration, its self time and its histogram count are added times `2^k` to the cell's
+//! usual sums, so totals, self time and percentiles are unbiased whatever mix of
+//! rates a site had over the run (the collector changes them). Beside them the cell
+//! keeps `Σ (2^k - 1)` (the calls the timed ones stand for, so Avg divides by an
+//! estimated count) and the variance estimates of total and self time,
+//! `Σ (1 - p)/p² · x²` over timed calls, from which a report states a 95% interval.
+//!
+//! Which calls are timed: each (thread, site) keeps a countdown of the calls left
+//! until its next timed one, drawn from the geometric distribution of parameter
+//! `2^-k` when the previous timed call starts. That is exactly an independent coin
+//! of probability `2^-k` per call (the geometric law is memoryless), at the cost of
+//! a decrement per untimed call instead of a random draw; the `k` a countdown was
+//! drawn with is the weight of the call that ends it, whatever the collector set
+//! since. The draws come from the thread's fixed-seed generator (`sampling::draw`).
+//!
+//! Self time: a timed call adds its inclusive time times `2^k` to its parent's
+//! children accumulator when the parent is timed; under an untimed call it adds
+//! nothing (`functions/budgeted.rs`), so a timed parent's self time, inclusive minus
+//! children, is unbiased: each child's expected contribution is its true time. The
+//! noise that children's sampling puts into a parent's self time is carried up the
+//! same way (`ThreadRecorder::child_var`) and added to the parent's self variance.
+//! See docs/ARCHITECTURE.md (Overhead budget).
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use crate::sync::bump;
+
+/// Per-thread, per-site numbers of budget-weighted calls. Owner-written.
+pub(crate) struct WeightedCell {
+    /// `Σ (2^k - 1)` over weighted calls: how many untimed calls they stand for.
+    extra: AtomicU64,
+    /// `f64` bits: variance estimate of the total (inclusive) time, ticks².
+    var_total: AtomicU64,
+    /// `f64` bits: variance estimate of the self time, ticks².
+    var_self: AtomicU64,
+    /// Highest `k` a timed call had (the lowest rate).
+    max_shift: AtomicU64,
+    /// Tests only (`switch::SHADOW`): every call's inclusive time, timed or not.
+    shadow: AtomicU64,
+    /// Low 56 bits: calls left until the next timed one (0 or 1: the next is); top
+    /// 8 bits: the `k` that countdown was drawn with. One word, so the collector's
+    /// [`restart`](Self::restart) and the owner's decrement never mix two draws.
+    countdown: AtomicU64,
+}
+
+const LEFT: u64 = (1 << 56) - 1;
+
+impl WeightedCell {
+    pub(crate) const fn new() -> Self {
+        Self {
+            extra: AtomicU64::new(0),
+            var_total: AtomicU64::new(0),
+            var_self: AtomicU64::new(0),
+            max_shift: AtomicU64::new(0),
+            shadow: AtomicU64::new(0),
+            countdown: AtomicU64::new(0),
+        }
+    }
+
+    /// Whether this call is left untimed: the countdown runs on; at its end the call
+    /// is timed and [`redraw`](Self::redraw) must follow.
+    #[inline(always)]
+    pub(crate) fn skip(&self) -> bool {
+        let v = self.countdown.load(Relaxed);
+        let skip = v & LEFT > 1;
+        if skip {
+            self.countdown.store(v - 1, Relaxed);
+        }
+        skip
+    }
+
+    /// At a timed call: returns the `k` its countdown was drawn with (its weight is
+    /// `2^k`) and draws the next countdown at the site's current `shift`.
+    pub(crate) fn redraw(&self, shift: u32) -> u32 {
+        let drawn = (self.countdown.load(Relaxed) >> 56) as u32;
+        self.restart(shift, crate::sampling::draw());
+        drawn
+    }
+
+    /// A new countdown at `shift` from the random bits `bits`: the collector's, when
+    /// it raises a site's rate (a countdown drawn at the old, lower rate would hold
+    /// the site there until it ran out: about `2^k` calls). The calls after it are
+    /// decided at the new rate, each still independently of the others and of its
+    /// duration, so the estimates stay unbiased. Racing the owner's decrement, one of
+    /// the two stores wins whole.
+    pub(crate) fn restart(&self, shift: u32, bits: u64) {
+        self.countdown.store(u64::from(shift.min(63)) << 56 | geometric(shift, bits), Relaxed);
+    }
+
+    /// One call timed at rate `2^-shift`: `inclusive` ticks, `exclusive` ticks (its
+    /// children's estimates subtracted; may be negative), and the variance its
+    /// children's sampling put into its self time.
+    #[inline]
+    pub(crate) fn record(&self, shift: u32, inclusive: u64, exclusive: i64, child_var: f64) {
+        let w = (1u64 << shift) as f64;
+        if shift > 0 {
+            bump(&self.extra, (1u64 << shift) - 1);
+            if u64::from(shift) > self.max_shift.load(Relaxed) {
+                self.max_shift.store(u64::from(shift), Relaxed);
+            }
+        }
+        let f = (w - 1.0) * w;
+        let (d, e) = (inclusive as f64, exclusive as f64);
+        add_f64(&self.var_total, f * d * d);
+        add_f64(&self.var_self, f * e * e + w * w * child_var);
+    }
+
+    /// The variance term a call timed at `2^-shift` adds to its parent's children.
+    #[inline]
+    pub(crate) fn child_term(shift: u32, inclusive: u64) -> f64 {
+        let w = (1u64 << shift) as f64;
+        let d = inclusive as f64;
+        (w - 1.0) * w * d * d
+    }
+
+    /// Tests only: an untimed call's inclusive time, into the shadow total.
+    #[inline]
+    pub(crate) fn shadow(&self, inclusive: u64) {
+        bump(&self.shadow, inclusive);
+    }
+
+    pub(crate) fn reset(&self) {
+        for c in [&self.extra, &self.var_total, &self.var_self, &self.max_shift, &self.shadow] {
+            c.store(0, Relaxed);
+        }
+    }
+}
+
+/// A draw of the geometric distribution on 1, 2, ... of parameter `2^-shift`: the
+/// position of the first success in independent trials of that probability.
+/// `bits` are uniform random bits.
+fn geometric(shift: u32, bits: u64) -> u64 {
+    if shift == 0 {
+        return 1;
+    }
+    let p = (-f64::from(shift)).exp2();
+    // u in (0, 1]: 53 random bits, never 0.
+    let u = ((bits >> 11) + 1) as f64 * (-53f64).exp2();
+    let n = (u.ln() / (-p).ln_1p()).floor();
+    1 + if n.is_finite() && n < 1e15 { n as u64 } else { 0 }
+}
+
+fn add_f64(cell: &AtomicU64, x: f64) {
+    cell.store((f64::from_bits(cell.load(Relaxed)) + x).to_bits(), Relaxed);
+}
+
+/// [`WeightedCell`]s merged over threads.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct WeightedTotals {
+    pub(crate) extra: u64,
+    pub(crate) var_total: f64,
+    pub(crate) var_self: f64,
+    pub(crate) max_shift: u32,
+    pub(crate) shadow: u64,
+}
+
+impl WeightedTotals {
+    pub(crate) fn add_cell(&mut self, cell: &WeightedCell) {
+        self.extra += cell.extra.load(Relaxed);
+        self.var_total += f64::from_bits(cell.var_total.load(Relaxed));
+        self.var_self += f64::from_bits(cell.var_self.load(Relaxed));
+        self.max_shift = self.max_shift.max(cell.max_shift.load(Relaxed) as u32);
+        self.shadow += cell.shadow.load(Relaxed);
+    }
+
+    pub(crate) fn add(&mut self, other: &WeightedTotals) {
+        self.extra += other.extra;
+        self.var_total += other.var_total;
+        self.var_self += other.var_self;
+        self.max_shift = self.max_shift.max(other.max_shift);
+        self.shadow += other.shadow;
+    }
+
+    /// Whether any figure of the site is an estimate: some of its calls were timed
+    /// at a rate below 1, or its self time subtracts children that were.
+    pub(crate) fn estimated(&self) -> bool {
+        self.extra > 0 || self.var_self > 0.0
+    }
+}
+
+/// Half the width of a 95% normal interval around an estimate of variance `var`.
+pub(crate) fn half_width_95(var: f64) -> f64 {
+    1.959_964 * var.max(0.0).sqrt()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_countdown_times_one_call_in_2_to_the_k_and_names_its_weight() {
+        let cell = WeightedCell::new();
+        // A new cell times its first call, at weight 1, and draws at the given rate.
+        assert!(!cell.skip());
+        assert_eq!(cell.redraw(3), 0);
+        let mut timed = 0u32;
+        for _ in 0..80_000 {
+            if !cell.skip() {
+                timed += 1;
+                assert_eq!(cell.redraw(3), 3, "a countdown drawn at k = 3 weighs 2^3");
+            }
+        }
+        // Bin(80,000, 1/8): mean 10,000, sd 94; the bounds are 10 sd away.
+        assert!((9_060..10_940).contains(&timed), "{timed} of 80,000 timed at 1/8");
+        // A restart at k = 0 times the next call, and it weighs 1.
+        cell.restart(0, 12_345);
+        assert!(!cell.skip());
+        assert_eq!(cell.redraw(0), 0);
+        assert!(!cell.skip(), "at k = 0 every call is timed");
+        assert_eq!(geometric(0, 0), 1);
+    }
+
+    #[test]
+    fn weights_and_variances_follow_horvitz_thompson() {
+        let cell = WeightedCell::new();
+        cell.record(2, 100, 40, 0.0);
+        cell.record(0, 10, 10, 5.0);
+        let mut t = WeightedTotals::default();
+        t.add_cell(&cell);
+        assert_eq!(t.extra, 3);
+        assert_eq!(t.max_shift, 2);
+        // (4 - 1) * 4 * 100² for the total; the exact call adds none.
+        assert_eq!(t.var_total, 120_000.0);
+        // (4 - 1) * 4 * 40², plus the exact call's children variance (weight 1).
+        assert_eq!(t.var_self, 19_200.0 + 5.0);
+        assert!(t.estimated());
+        assert_eq!(WeightedCell::child_term(1, 10), 200.0);
+        cell.reset();
+        let mut z = WeightedTotals::default();
+        z.add_cell(&cell);
+        assert!(!z.estimated());
+    }
+}

@@ -1,0 +1,187 @@
+//! The overhead budget (`HOTPATH_OVERHEAD_BUDGET`) on `case_budget`
+//! (`tests/programs/budget.rs`): counts stay exact, sampled figures are estimates with
+//! their rate and 95% interval, the table marks them, a static rate wins, and the
+//! engine's own accounting of its CPU share is reported.
+//!
+//! The statistical checks run a release build of the example (built once here, into
+//! this target directory): a debug build's guard costs as much as the work units, so
+//! the known split would measure the debug guard rather than the estimator.
+#![cfg(feature = "hotpath")]
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::OnceLock;
+
+use common::{command, json_report, row, run, stderr, stdout};
+
+/// `target/release/examples/case_budget`, built on first use.
+fn release_example() -> PathBuf {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+            let status = Command::new(cargo)
+                .args(["build", "--release", "--quiet", "-p", "hotpath", "--example", "case_budget"])
+                .args(["--features", "hotpath"])
+                .status()
+                .expect("cargo runs");
+            assert!(status.success(), "release build of case_budget failed");
+            let debug = common::example("case_budget");
+            let target = debug.ancestors().nth(3).expect("target dir").to_path_buf();
+            target.join("release").join("examples").join("case_budget")
+        })
+        .clone()
+}
+
+/// One run at a time: a second run beside one is load on a 2-core machine (its
+/// figures would not change much in thread CPU time, its budget's decisions would).
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn release_run(args: &[&str], env: &[(&str, &str)]) -> serde_json::Value {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    let mut cmd = Command::new(release_example());
+    for (key, _) in std::env::vars().filter(|(k, _)| k.starts_with("HOTPATH_")) {
+        cmd.env_remove(key);
+    }
+    cmd.env("HOTPATH_METRICS_SERVER_OFF", "1").args(args).envs(env.iter().copied());
+    let out = cmd.output().expect("case_budget runs");
+    assert!(out.status.success(), "{}", stderr(&out));
+    json_report(&out)
+}
+
+fn num(v: &serde_json::Value) -> f64 {
+    v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    (v[v.len() / 2] + v[(v.len() - 1) / 2]) / 2.0
+}
+
+/// 20 runs of 20,000 `parent` calls (work units of 6,000 iterations) at budget 1%,
+/// with the shadow totals on: what exact timing measured in the same run, for every
+/// call, timed or not. Shadow mode also makes the clock each thread's CPU time
+/// (`clock::use_thread_cpu`), so a call's duration leaves out the milliseconds its
+/// thread waits for a core on a loaded machine: with wall time, whether such a wait
+/// fell in a timed or an untimed call moved an estimate by more than its sampling
+/// error (the first version of this test failed 2 runs in 8 at load average 5).
+/// Every comparison is between an estimate and the same run's truth; none is on a
+/// duration. The sampling decisions come from fixed-seed generators.
+///
+/// Why the assertions hold with overwhelming probability for a correct estimator:
+/// - Counts are exact in every run (deterministic).
+/// - heavy : light is asserted on the median over the 20 runs of each run's error
+///   against its own shadow ratio. The median is off by more than 5% only if at
+///   least 10 runs are off by more than 5% on the same side. Measured over 40 runs of
+///   this configuration at load average 2-6: 7 beyond +5%, 1 beyond -5% (each run's
+///   two totals rest on about 2,800 timed calls at rates down to 1/8, and thread CPU
+///   time in a VM still carries the host's preemptions). At a one-sided rate of 0.175,
+///   P(Bin(20, 0.175) >= 10) = 8.9e-4; a normal model of the same runs (sd 4%: the
+///   median's sd is 1.25 · 4% / sqrt(20) = 1.1%) puts it near 1e-5.
+/// - Intervals: the 95% intervals of the four totals and of parent's self time (its
+///   truth: its shadow total minus heavy's and light's, its only callees), pooled
+///   over the 20 runs (100 intervals), must hold their truth at least 85 times:
+///   at a coverage of 95%, P(Bin(100, 0.95) <= 84) = 3.7e-5. Measured: 96 and 98
+///   of 100 (95 and 96 with 40,000 calls or 4× longer units); the intervals also
+///   allow for one longest-timed call missed.
+/// - Parent's self share is checked only against its interval (above), not within
+///   ±5%: with its children timed independently at rates down to 1/8, one run's
+///   estimate of it is typically off by 10-30% and by up to 100% (measured, 20
+///   runs): issue 28's ±5% is not met.
+#[test]
+fn split_is_estimated_without_bias_and_intervals_cover_the_truth() {
+    let n = 20_000u64;
+    let mut errors = Vec::new();
+    let (mut inside, mut intervals) = (0, 0);
+    for _ in 0..20 {
+        let report = release_run(
+            &["split", &n.to_string(), "6000"],
+            &[("HOTPATH_OVERHEAD_BUDGET", "1%"), ("HOTPATH_OVERHEAD_BUDGET_SHADOW", "1")],
+        );
+        assert_eq!(report["meta"]["clock"], "thread_cpu", "{:#}", report["meta"]);
+        let get = |name: &str| row(&report, &format!("case_budget::{name}")).clone();
+        let (parent, heavy, light, unit) = (get("parent"), get("heavy"), get("light"), get("unit"));
+        for (r, calls) in [(&parent, n), (&heavy, n), (&light, n), (&unit, 4 * n)] {
+            assert_eq!(r["calls"], calls, "counts are exact: {r:#}");
+        }
+        assert!(num(&unit["timed_calls"]) < num(&unit["calls"]), "the hot site is sampled: {unit:#}");
+        let shadow =
+            |r: &serde_json::Value| r.get("estimate").map_or(num(&r["total_ns"]), |e| num(&e["shadow_total_ns"]));
+        for r in [&parent, &heavy, &light, &unit] {
+            let Some(e) = r.get("estimate") else { continue };
+            let ci = &e["total_ns_ci95"];
+            assert!(num(&ci[0]) <= num(&r["total_ns"]) && num(&r["total_ns"]) <= num(&ci[1]), "{r:#}");
+            assert!(num(&e["rate"]) > 0.0 && num(&e["rate"]) <= 1.0);
+            intervals += 1;
+            inside += usize::from(num(&ci[0]) <= shadow(r) && shadow(r) <= num(&ci[1]));
+        }
+        if let Some(e) = parent.get("estimate") {
+            let truth = shadow(&parent) - shadow(&heavy) - shadow(&light);
+            let ci = &e["self_ns_ci95"];
+            intervals += 1;
+            inside += usize::from(num(&ci[0]) <= truth && truth <= num(&ci[1]));
+        }
+        let estimated = num(&heavy["total_ns"]) / num(&light["total_ns"]);
+        errors.push(estimated / (shadow(&heavy) / shadow(&light)) - 1.0);
+        let overhead = &report["meta"]["overhead"];
+        assert_eq!(num(&overhead["budget"]), 0.01);
+        assert!(num(&overhead["profiler_overhead_ratio"]) > 0.0, "{overhead}");
+    }
+    let error = median(errors.clone());
+    assert!(error.abs() <= 0.05, "heavy:light off its shadow by {error} (runs {errors:?})");
+    assert!(intervals >= 20, "estimates in every run: {intervals}");
+    assert!(inside >= intervals * 85 / 100, "{inside} of {intervals} intervals hold the shadow total");
+}
+
+/// 10^8 calls of a function of a few nanoseconds at budget 1%: counts exact, most
+/// calls untimed, and the engine's accounting reported. The total share cannot be 1%
+/// here: counting every call (exact counts) costs about 3 ns, a third or more of such a
+/// function; the report says so (`counting_floor_ratio`).
+#[test]
+fn a_tiny_function_is_counted_exactly_and_its_counting_floor_reported() {
+    let report = release_run(&["tiny", "100000000"], &[("HOTPATH_OVERHEAD_BUDGET", "1%")]);
+    let tiny = row(&report, "case_budget::tiny");
+    assert_eq!(tiny["calls"], 100_000_000u64);
+    let timed = num(&tiny["timed_calls"]);
+    assert!(timed < 1e8 / 8.0, "most calls untimed: {timed}");
+    let o = &report["meta"]["overhead"];
+    let (ratio, floor) = (num(&o["profiler_overhead_ratio"]), num(&o["counting_floor_ratio"]));
+    assert!(floor > 0.0 && ratio >= floor && ratio < 1.0, "{o}");
+    // What timing took above the floor is not asserted: the calls before the first
+    // decision (5 ms after the start, later when the machine is loaded and the thread
+    // waits for a core) are all timed. docs/PERFORMANCE.md has the measured shares.
+    assert!(num(&o["timed_call_ns"]) > num(&o["untimed_call_ns"]), "{o}");
+}
+
+/// The table marks estimates; a bad budget is a warning and no budget; a static
+/// functions rate wins over the budget (debug build: behaviour, not figures).
+#[test]
+fn table_marks_bad_values_warn_and_static_rates_win() {
+    let out = run(command("case_budget")
+        .args(["split", "3000"])
+        .env("HOTPATH_OVERHEAD_BUDGET", "1%")
+        .env("HOTPATH_OUTPUT_FORMAT", "table"));
+    let text = stdout(&out);
+    assert!(text.contains("[hotpath] overhead budget 1.00%: the profiler took ≈"), "{text}");
+    if text.contains(" timed)") {
+        assert!(text.contains("≈: estimated from the timed calls under the overhead budget"), "{text}");
+        assert!(text.contains(" ±"), "{text}");
+    }
+
+    let out = run(command("case_budget").args(["split", "200"]).env("HOTPATH_OVERHEAD_BUDGET", "lots"));
+    let err = stderr(&out);
+    assert!(err.contains("HOTPATH_OVERHEAD_BUDGET=\"lots\" is not a share of CPU time"), "{err}");
+    assert!(json_report(&out)["meta"].get("overhead").is_none());
+
+    let out = run(command("case_budget")
+        .args(["split", "2000"])
+        .env("HOTPATH_OVERHEAD_BUDGET", "1%")
+        .env("HOTPATH_FUNCTIONS_TIME_SAMPLING_RATE", "0.5"));
+    let report = json_report(&out);
+    assert_eq!(report["meta"]["time_sampling"]["functions"], 0.5);
+    let unit = row(&report, "case_budget::unit");
+    assert!(unit.get("estimate").is_none(), "the static rate's ratio estimate, not the budget's: {unit:#}");
+    assert!(num(&unit["timed_calls"]) < num(&unit["calls"]));
+}
