@@ -66,6 +66,12 @@ pub use channels::{channel, channel_logged, InstrumentChannel, Wrapping};
 pub use clock::{ns_per_tick, reason as clock_reason, source as clock_source};
 pub use collect::{collect, reset, start, Moment};
 
+/// Log times (`dbg!`, `val!`, gauges, logged values) count from now: the session calls
+/// it right after taking the instant its wall time counts from.
+pub fn logs_start_now() {
+    logs::start_now();
+}
+
 /// Takes a snapshot of the live heap's growth history now, besides those the `hp-heap`
 /// thread takes every `HOTPATH_HEAP_SNAPSHOT_MS` (for test programs that judge growth
 /// on snapshot counts, not time). Without heap sampling, nothing.

@@ -110,15 +110,11 @@ fn start(main: MainConfig, shutdown: Option<Duration>) -> Option<u64> {
     }
     let before_shutdown = main.shutdown_hook();
     let main_thread = hotpath_engine::ThreadMark::here();
-    *slot = Some(Arc::new(Session {
-        id,
-        config,
-        started: Instant::now(),
-        started_unix_ms,
-        warnings,
-        before_shutdown,
-        main_thread,
-    }));
+    let started = Instant::now();
+    // Log times count from here, after `started`: a log the report shows is never later
+    // than its wall time, however long this thread was preempted since the engine's start.
+    hotpath_engine::logs_start_now();
+    *slot = Some(Arc::new(Session { id, config, started, started_unix_ms, warnings, before_shutdown, main_thread }));
     drop(slot);
     switch::set_enabled(true);
     static HOOKS: Once = Once::new();

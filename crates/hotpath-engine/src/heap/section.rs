@@ -44,8 +44,12 @@ static SNAPSHOTTER: AtomicBool = AtomicBool::new(false);
 /// A session starts (sampling is still off): its heap is empty and its history too;
 /// the `hp-heap` thread is created once per process, one interval from now.
 pub(crate) fn begin(options: &Options) {
-    table::clear();
-    totals::clear();
+    // The first session has nothing to clear, and clearing would touch (make resident)
+    // every page of the tables.
+    if sampler::started() {
+        table::clear();
+        totals::clear();
+    }
     lock(&WRITTEN).clear();
     {
         let mut guard = lock(&STATE);

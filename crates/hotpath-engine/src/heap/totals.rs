@@ -72,7 +72,8 @@ pub(crate) fn add(sample: &Sample) {
 /// sample still being added by a thread that checked before it went off may land in
 /// a cleared slot's counters, one sample at most per such thread).
 pub(crate) fn clear() {
-    for slot in &TOTALS {
+    // Slots never claimed are left untouched (their pages may not be resident).
+    for slot in TOTALS.iter().filter(|s| s.hash.load(Ordering::Acquire) != 0) {
         slot.samples.store(0, Ordering::Relaxed);
         slot.bytes.store(0, Ordering::Relaxed);
         slot.hash.store(0, Ordering::Release);

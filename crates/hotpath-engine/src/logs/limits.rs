@@ -46,6 +46,12 @@ pub(crate) fn configure(limits: &LogLimits) {
     BASE_TICKS.store(clock::now(), Relaxed);
 }
 
+/// Log times count from now (the session calls it right after it takes its start
+/// instant, so no log time exceeds the report's wall time).
+pub(crate) fn start_now() {
+    BASE_TICKS.store(clock::now(), Relaxed);
+}
+
 /// The limits in force.
 pub(crate) fn current() -> LogLimits {
     LogLimits { per_entry: PER_ENTRY.load(Relaxed), max_len: MAX_LEN.load(Relaxed), entries: ENTRIES.load(Relaxed) }

@@ -57,6 +57,6 @@ pub use log::LogRing;
 #[cfg(test)]
 pub(crate) use budget::TEST_LOGS;
 pub(crate) use contain::install_hook;
-pub(crate) use limits::{configure, current as current_limits};
+pub(crate) use limits::{configure, current as current_limits, start_now};
 pub(crate) use log_ring::{debug_text, DebugText, LogSlot};
 pub(crate) use text::{cut_key, write_capped};
