@@ -39,7 +39,7 @@ pub use format::{
 pub use grid::Table;
 pub use meta::Meta;
 pub use percentiles::{percentile_label, Percentiles};
-pub use render::render_table;
+pub use render::{render_table, render_table_parts};
 pub use report::{Collectors, Report, ReportError, Section, SectionDef, LIMIT_GROUPS, SCHEMA_VERSION, SECTIONS};
 pub use requests::{RequestAlloc, RouteScope, StatusClasses};
 pub use row_metrics::{push_judged, NamedMetrics, RowMetric, RowMetrics};

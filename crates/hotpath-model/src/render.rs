@@ -5,14 +5,28 @@ use crate::report::Report;
 
 /// Renders the whole report as text tables, sections in a fixed order.
 pub fn render_table(report: &Report) -> String {
+    let mut out = String::new();
+    render_table_parts(report, &mut |part| out.push_str(part));
+    out
+}
+
+/// [`render_table`] handed over a part at a time (the header, then each section, then
+/// the files written): a writer of a report of many rows holds one section's text at
+/// a time, not the whole report's.
+pub fn render_table_parts(report: &Report, emit: &mut dyn FnMut(&str)) {
     let meta = &report.meta;
     let wall = format_duration_ns(meta.wall_ns);
     // Warnings (bad settings, a metrics port in use) follow the first line, so a
     // report written to a file still says what went wrong.
     let warnings: String = meta.warnings.iter().map(|w| format!("[hotpath] warning: {w}\n")).collect();
     if report.is_empty() {
-        return format!("[hotpath] No measurements recorded from {} ({wall} wall time)\n{warnings}", meta.caller);
+        return emit(&format!(
+            "[hotpath] No measurements recorded from {} ({wall} wall time)\n{warnings}",
+            meta.caller
+        ));
     }
+    // Compaction drops rules between rows inside one table: per part it is the same.
+    let mut emit = |text: String| if meta.compact_tables { emit(&crate::grid::compact(&text)) } else { emit(&text) };
     let label = meta.label.as_ref().map_or(String::new(), |l| format!(" | {}", crate::grid::clean(l)));
     let mut out = match meta.untimed() {
         // Under Callgrind the wall time is Valgrind's, tens of times the program's own.
@@ -58,25 +72,21 @@ pub fn render_table(report: &Report) -> String {
         }
         out.push_str(&format!("\nuser_metadata - Custom report metadata.\n{}", table.render()));
     }
+    emit(out);
     // Every section the report has, in the table's order; each renders itself.
     for (_, section) in report.sections() {
-        out.push('\n');
-        out.push_str(&section.render(meta));
+        let mut text = String::from("\n");
+        text.push_str(&section.render(meta));
+        emit(text);
     }
     // Files written (CPU profiles) are named once, after every section, so they never
     // split the report.
-    if let Some(cpu) = &report.functions_cpu {
-        for file in &cpu.files {
-            out.push_str(&format!("\n[hotpath] cpu profile written: {file}"));
-        }
-        if !cpu.files.is_empty() {
-            out.push('\n');
-        }
+    if let Some(cpu) = report.functions_cpu.as_ref().filter(|cpu| !cpu.files.is_empty()) {
+        let mut text: String =
+            cpu.files.iter().map(|file| format!("\n[hotpath] cpu profile written: {file}")).collect();
+        text.push('\n');
+        emit(text);
     }
-    if meta.compact_tables {
-        out = crate::grid::compact(&out);
-    }
-    out
 }
 
 /// On an end that interrupts the program (signal, timeout, `process::exit`, panic),

@@ -63,5 +63,5 @@ pub(crate) fn budget_row(row: &mut FunctionTiming, t: &SiteTotals, ratio: f64, c
     estimate.self_ns_ci95 = interval(row.self_ns, w.var_self);
     estimate.percentiles_ns_ci95 = percentiles;
     estimate.shadow_total_ns = config.budget_shadow.then(|| ns(w.shadow));
-    row.estimate = Some(estimate);
+    row.estimate = Some(Box::new(estimate));
 }

@@ -65,9 +65,10 @@ pub struct FunctionTiming {
     /// Configured percentiles of the per-call inclusive duration.
     pub percentiles_ns: Percentiles,
     /// Under the overhead budget, when some calls were not timed (or nested calls
-    /// were not): the rate and 95% intervals of the estimated figures.
+    /// were not): the rate and 95% intervals of the estimated figures. Boxed: most rows
+    /// have none, and a report of many rows would carry its size in each.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub estimate: Option<crate::Estimate>,
+    pub estimate: Option<Box<crate::Estimate>>,
     /// Per-call durations in fixed buckets (live snapshots only, not in JSON).
     #[serde(skip)]
     pub buckets: Option<Buckets>,
