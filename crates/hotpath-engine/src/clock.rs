@@ -78,20 +78,40 @@ pub(crate) fn use_thread_cpu() {
     USE_TSC.store(false, Relaxed);
 }
 
+/// The calling thread's CPU time, ns (the budget's accounting, the shadow clock).
+pub(crate) fn thread_cpu_ns() -> u64 {
+    cpu_ns(CpuClock::Thread)
+}
+
+/// The process's CPU time, all threads, ns.
+pub(crate) fn process_cpu_ns() -> u64 {
+    cpu_ns(CpuClock::Process)
+}
+
+enum CpuClock {
+    Process,
+    Thread,
+}
+
 #[cfg(unix)]
-fn thread_cpu_ns() -> u64 {
+fn cpu_ns(which: CpuClock) -> u64 {
+    let id = match which {
+        CpuClock::Process => libc::CLOCK_PROCESS_CPUTIME_ID,
+        CpuClock::Thread => libc::CLOCK_THREAD_CPUTIME_ID,
+    };
     let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant.
-    if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } != 0 {
+    // SAFETY: `ts` is a valid, writable timespec; the clock ids are constants.
+    if unsafe { libc::clock_gettime(id, &mut ts) } != 0 {
         return 0;
     }
     ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
 }
 
-/// Without a thread CPU clock, the monotonic one.
+/// Without a CPU clock, wall time since the first reading stands in for one core.
 #[cfg(not(unix))]
-fn thread_cpu_ns() -> u64 {
-    ANCHOR.get().map_or(0, |a| a.instant.elapsed().as_nanos() as u64)
+fn cpu_ns(_: CpuClock) -> u64 {
+    static START: OnceLock<Instant> = OnceLock::new();
+    START.get_or_init(Instant::now).elapsed().as_nanos() as u64
 }
 
 /// `end - start` in ticks. An interval whose end reads before its start (clock reads

@@ -72,6 +72,13 @@ pub fn logs_start_now() {
     logs::start_now();
 }
 
+/// Stops heap sampling (an atomic store, safe in a forked child's atfork handler: the
+/// profiler is off in the child, which then captures no allocation stacks).
+pub fn stop_heap_sampling() {
+    #[cfg(all(feature = "heap", target_os = "linux"))]
+    heap::stop_sampling();
+}
+
 /// Takes a snapshot of the live heap's growth history now, besides those the `hp-heap`
 /// thread takes every `HOTPATH_HEAP_SNAPSHOT_MS` (for test programs that judge growth
 /// on snapshot counts, not time). Without heap sampling, nothing.

@@ -154,6 +154,7 @@ fn is_configuration_var(name: &[u8]) -> bool {
 extern "C" fn in_forked_child() {
     crate::shutdown::forget_in_child();
     switch::set_enabled(false);
+    hotpath_engine::stop_heap_sampling();
     crate::signals::forget_in_child();
 }
 

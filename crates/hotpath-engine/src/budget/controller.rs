@@ -8,6 +8,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::calibrate::{self, Costs};
+use crate::clock::{process_cpu_ns, thread_cpu_ns};
 use crate::record::{self, SiteTotals};
 use crate::sync::lock;
 
@@ -186,38 +187,4 @@ pub(crate) fn overhead(totals: &[SiteTotals]) -> Option<Overhead> {
     let timing = timed as f64 * (costs.timed_ns - costs.untimed_ns).max(0.0);
     let own = OWN_NS.load(Relaxed) as f64;
     Some(Overhead { budget, ratio: (floor + timing + own) / cpu, floor_ratio: floor / cpu, costs })
-}
-
-fn process_cpu_ns() -> u64 {
-    cpu_clock(CpuClock::Process)
-}
-
-fn thread_cpu_ns() -> u64 {
-    cpu_clock(CpuClock::Thread)
-}
-
-enum CpuClock {
-    Process,
-    Thread,
-}
-
-#[cfg(unix)]
-fn cpu_clock(which: CpuClock) -> u64 {
-    let id = match which {
-        CpuClock::Process => libc::CLOCK_PROCESS_CPUTIME_ID,
-        CpuClock::Thread => libc::CLOCK_THREAD_CPUTIME_ID,
-    };
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: `ts` is a valid, writable timespec; the clock ids are constants.
-    if unsafe { libc::clock_gettime(id, &mut ts) } != 0 {
-        return 0;
-    }
-    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
-}
-
-/// Without a CPU clock, wall time since the first reading stands in for one core.
-#[cfg(not(unix))]
-fn cpu_clock(_: CpuClock) -> u64 {
-    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
-    START.get_or_init(Instant::now).elapsed().as_nanos() as u64
 }

@@ -54,6 +54,11 @@ pub(crate) fn finish(options: &Options, write: bool) {
     sampler::stop();
 }
 
+/// Stops sampling (a forked child): one atomic store.
+pub(crate) fn stop_sampling() {
+    sampler::stop();
+}
+
 /// A snapshot of the growth history now, besides the `hp-heap` thread's (tests).
 pub(crate) fn snapshot_now() {
     if sampler::sampling() {

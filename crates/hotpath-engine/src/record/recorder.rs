@@ -169,7 +169,9 @@ impl ThreadRecorder {
         let (restored, var) = if under_untimed {
             (saved.0, saved.1)
         } else {
-            let scaled = Usage { ticks: inclusive.ticks << shift, ..inclusive };
+            // Only the time is scaled (allocations, with `alloc`, are the timed call's).
+            let mut scaled = inclusive;
+            scaled.ticks <<= shift;
             (saved.0.plus(scaled), saved.1 + crate::record::weighted::WeightedCell::child_term(shift, inclusive.ticks))
         };
         let nested = self.children.replace(restored);
