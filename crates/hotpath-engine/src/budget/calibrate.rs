@@ -1,13 +1,13 @@
 //! What one measured call costs on this machine, measured once on the budget's own
 //! thread (never on the program's): a timed call (two clock reads, the frame and the
-//! cell's bookkeeping) and an untimed one (the draw, the count and the frame). The
+//! cell's bookkeeping) and an untimed one (the countdown, the count and the mark). The
 //! thread-local lookups the guard also does are not in these loops; they cost about
 //! a nanosecond each on the project's machines (docs/PERFORMANCE.md).
 
 use std::hint::black_box;
 use std::time::Instant;
 
-use crate::record::{self as recorder, SiteCell, Usage};
+use crate::record::{self as recorder, Countdowns, SiteCell, Usage};
 
 /// Nanoseconds per call of each kind.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -26,10 +26,11 @@ pub(crate) fn measure() -> Costs {
         return Costs { timed_ns: 30.0, untimed_ns: 3.0 };
     };
     let cell = SiteCell::new();
+    let countdowns = Countdowns::new();
     let best = |f: &dyn Fn()| (0..3).map(|_| time(f)).fold(f64::MAX, f64::min);
-    let w = cell.weighted();
+    let slot = countdowns.slot(1, &cell);
     let timed_ns = best(&|| {
-        black_box(w.redraw(0));
+        black_box(slot.redraw(0));
         let saved = r.push_budget_frame();
         let start = Usage::now();
         cell.enter(start.ticks);
@@ -37,14 +38,12 @@ pub(crate) fn measure() -> Costs {
         let (excl, ticks, var) = r.pop_weighted(saved, inclusive, 0, false);
         cell.exit_weighted(inclusive, (excl, ticks), 0, var);
     });
-    // A countdown of about 2^20 calls: every call below is an untimed one.
-    w.redraw(20);
+    // A countdown of about 2^20 calls: every call below is an untimed one, as the
+    // guard makes it (`FnGuard::skipped`) but for the thread-local load.
+    slot.redraw(20);
     let untimed_ns = best(&|| {
-        if black_box(w.skip()) {
-            cell.count_untimed();
-            if r.mark_untimed() {
-                r.set_untimed(false);
-            }
+        if countdowns.skip(black_box(1)) && r.mark_untimed() {
+            r.clear_untimed();
         }
     });
     Costs { timed_ns, untimed_ns }

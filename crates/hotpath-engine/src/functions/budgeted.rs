@@ -2,7 +2,7 @@
 //! timed at the site's own rate `2^-k`, which the budget's collector sets.
 //!
 //! Each call decides for itself, independently of every other (a per-thread, per-site
-//! countdown drawn from the geometric distribution, `record/weighted.rs`, which is the
+//! countdown drawn from the geometric distribution, `record/countdown.rs`, which is the
 //! same as an independent coin of probability `2^-k` per call). A timed call is
 //! weighted by `2^k` (Horvitz–Thompson). An untimed call reads no clock and opens no
 //! frame: it counts itself, and if the call enclosing it was timed (or there is none)
@@ -28,52 +28,40 @@ const TIMED: usize = 1;
 const SHADOW: usize = 2;
 
 impl FnGuard {
-    /// Starts a call of `site` under the budget (`state` is `BUDGET` or `SHADOW`). An
-    /// untimed call under `BUDGET` ends here: the recorder and cell lookups, the
-    /// countdown, the count and the mark. The rest is out of line again.
-    ///
-    /// Out of line and cold: inline, an untimed call took about 86 instructions instead
-    /// of 100, but exact mode's took 129-131 instead of main's 128 (the caller then kept
-    /// its argument in a callee-saved register); not marked cold, 129. Exact mode is the
-    /// default (docs/PERFORMANCE.md).
-    #[cold]
-    #[inline(never)]
-    pub(super) fn budgeted(site: &'static FnSite, state: u8) -> Self {
-        if state == switch::BUDGET {
-            // Lookups that never call out: a site, recorder or cell not made yet takes
-            // the slow path.
-            let recorder = recorder::attached();
-            let id = site.registered_id();
-            // SAFETY: a non-null recorder is valid on this thread until its exit hook
-            // runs, which cannot happen while this frame is on the stack.
-            let r = unsafe { recorder.as_ref() };
-            if let Some(r) = r.filter(|_| id != 0) {
-                if let Some(cell) = r.existing_cell(id) {
-                    if cell.weighted().skip() {
-                        cell.count_untimed();
-                        return if r.mark_untimed() { Self::tagged(recorder) } else { Self::inactive() };
-                    }
-                }
-            }
+    /// An untimed call under `BUDGET`, ended here and inline: the thread's recorder
+    /// (one thread-local load), the site's countdown by index, the count and the
+    /// mark. `None` (the call is timed, or its site, recorder or countdown is not
+    /// made yet) takes [`budgeted`](Self::budgeted).
+    #[inline(always)]
+    pub(super) fn skipped(site: &'static FnSite) -> Option<Self> {
+        let recorder = recorder::attached();
+        // SAFETY: a non-null recorder is valid on this thread until its exit hook
+        // runs, which cannot happen while this frame is on the stack.
+        let r = unsafe { recorder.as_ref() }?;
+        if !r.countdowns().skip(site.registered_id()) {
+            return None;
         }
-        Self::budgeted_slow(site)
+        Some(if r.mark_untimed() { Self::tagged(recorder) } else { Self::inactive() })
     }
 
-    /// A timed call under the budget, any call under `SHADOW`, or one with no cell.
+    /// A timed call under the budget, any call under `SHADOW`, or one whose site,
+    /// recorder or countdown is new. Out of line and cold: exact mode (the default)
+    /// keeps its code and registers (docs/PERFORMANCE.md).
+    #[cold]
     #[inline(never)]
-    fn budgeted_slow(site: &'static FnSite) -> Self {
+    pub(super) fn budgeted(site: &'static FnSite) -> Self {
         // Read again rather than passed: nothing is kept live across the call.
         let state = switch::state();
         let recorder = recorder::current();
         let id = site.id();
-        // SAFETY: as in `budgeted`.
+        // SAFETY: as in `skipped`.
         let Some((r, cell)) = (unsafe { recorder.as_ref() }).and_then(|r| Some((r, r.cell(id)?))) else {
             switch::count_dropped();
             return Self::inactive();
         };
-        let w = cell.weighted();
-        // Under `BUDGET` the countdown said "timed" in `budgeted` (asking again changes
-        // nothing then), or the cell is new (its countdown says "timed").
+        let w = r.countdowns().slot(id, cell);
+        // Under `BUDGET` the countdown said "timed" in `skipped` (asking again changes
+        // nothing then), or the slot is new (its countdown says "timed").
         if w.skip() {
             cell.count_untimed();
             let marked = r.mark_untimed();
@@ -107,7 +95,7 @@ impl FnGuard {
         if tag == 0 {
             // SAFETY: an untagged non-null recorder in a guard with no cell is this
             // thread's live recorder, set by `budgeted`.
-            unsafe { &*self.recorder }.set_untimed(false);
+            unsafe { &*self.recorder }.clear_untimed();
             return;
         }
         self.end_tagged(tag);

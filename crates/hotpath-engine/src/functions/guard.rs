@@ -44,16 +44,23 @@ impl FnGuard {
     #[inline(always)]
     pub fn enter(site: &'static FnSite) -> Self {
         // Every call is timed when the state is ON: one compare on that path.
-        let state = switch::state();
-        if state != switch::ON {
-            if state == switch::OFF {
+        if switch::state() != switch::ON {
+            // Read again: compared with the first read, the states would make a jump
+            // table that exact mode's calls pass through (6 more instructions each).
+            let state = switch::state();
+            if state == switch::SAMPLED {
+                if !sampling::timed(Sampled::Functions) {
+                    return Self::untimed(site);
+                }
+            } else if state == switch::BUDGET {
+                if let Some(guard) = Self::skipped(site) {
+                    return guard;
+                }
+                return Self::budgeted(site);
+            } else if state == switch::OFF {
                 return Self::off();
-            }
-            if state != switch::SAMPLED {
-                return Self::budgeted(site, state);
-            }
-            if !sampling::timed(Sampled::Functions) {
-                return Self::untimed(site);
+            } else {
+                return Self::budgeted(site);
             }
         }
         Self::timed(site)
@@ -115,8 +122,14 @@ impl FnGuard {
     }
 
     /// Accounts the call in `cell`, and writes it to the timeline if that records.
-    #[inline(always)]
-    fn finish(&self, cell: &SiteCell) {
+    /// Out of line, so that the drop left in the caller is the few instructions of
+    /// an untimed call's end (the whole drop used to be one call for every path).
+    #[inline(never)]
+    fn finish(&self) {
+        // SAFETY: called only with a non-null cell, which comes from this thread's
+        // live recorder (passed in a register, the caller kept it live: 1 more
+        // instruction per call).
+        let cell = unsafe { &*self.cell };
         let inclusive = Usage::now().elapsed_since(self.start);
         hooks::exit();
         // SAFETY: set together with the cell in `timed` from this thread's live recorder.
@@ -130,14 +143,13 @@ impl FnGuard {
 impl Drop for FnGuard {
     #[inline(always)]
     fn drop(&mut self) {
-        // SAFETY: a non-null cell comes from this thread's live recorder.
-        let Some(cell) = (unsafe { self.cell.as_ref() }) else {
+        if self.cell.is_null() {
             // Only untimed, off and budget calls get here: exact ones never test this.
             if !self.recorder.is_null() {
                 self.end_budgeted();
             }
             return;
-        };
-        self.finish(cell);
+        }
+        self.finish();
     }
 }

@@ -76,21 +76,6 @@ impl<C, const CHUNKS: usize> Cells<C, CHUNKS> {
         self.create(id)
     }
 
-    /// The cell of `id` if it exists; never creates one (no call on any path).
-    #[inline(always)]
-    pub(crate) fn existing(&self, id: u32) -> Option<&C> {
-        let id = id as usize;
-        let chunk = self.directory.get(id / CHUNK)?.load(Ordering::Relaxed);
-        if chunk.is_null() {
-            return None;
-        }
-        // SAFETY: a non-null chunk was allocated by `allocate` on this (the owner)
-        // thread and lives until `drop`, which needs `&mut self`.
-        let cell = unsafe { &(*chunk).0[id % CHUNK] }.load(Ordering::Relaxed);
-        // SAFETY: likewise for cells; shared access only, cells are `Sync` data.
-        (!cell.is_null()).then(|| unsafe { &*cell })
-    }
-
     /// The profiler's own allocation: never counted as the program's.
     #[cold]
     #[inline(never)]

@@ -17,6 +17,7 @@
 //! - `metric`: durations of other instruments, in cells of their own id space.
 //! - `durations`: merged totals turned into the report's duration statistics.
 //! - `select`: rows merged by name, focus filter and row limit.
+//! - `countdown`: which calls the overhead budget times (a per-thread table by site).
 //! - `weighted`: what budget-sampled calls add (weights, variances) and the intervals.
 //! - `exit_hook`: final numbers of threads that exit, for the threads view.
 
@@ -24,6 +25,7 @@
 mod alloc_cell;
 mod cell;
 mod cells;
+mod countdown;
 pub(crate) mod durations;
 #[cfg(feature = "threads")]
 pub(crate) mod exit_hook;
@@ -46,6 +48,7 @@ pub(crate) mod weighted;
 pub(crate) use alloc_cell::{inclusive, set_inclusive, AllocCell, AllocTotals};
 pub(crate) use cell::{SiteCell, SiteTotals};
 pub(crate) use cells::Cells;
+pub(crate) use countdown::Countdowns;
 pub(crate) use durations::buckets;
 pub(crate) use metric::{collect as collect_metrics, count_metric, record_metric, reset as reset_metrics, Metric};
 pub use recorder::ThreadMark;

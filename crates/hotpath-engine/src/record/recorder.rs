@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use super::cell::{SiteCell, SiteTotals};
+use super::countdown::Countdowns;
 use super::usage::Usage;
 use crate::memory;
 use crate::record::{Cells, Current, ExitHook, Recorder, Registry};
@@ -22,6 +23,8 @@ const CHUNKS: usize = 256;
 /// Recording state of one thread. Written only by that thread.
 pub(crate) struct ThreadRecorder {
     cells: Cells<SiteCell, CHUNKS>,
+    /// Under the overhead budget: each site's timing countdown on this thread.
+    countdowns: Countdowns,
     /// Inclusive usage of the finished measured calls nested in the current frame.
     /// Each frame saves it on entry and restores it (plus its own usage) on exit, so
     /// the frames form a stack through the guards on the native stack, without a
@@ -81,6 +84,7 @@ impl ThreadRecorder {
         memory::allocated(std::mem::size_of::<Self>());
         Self {
             cells: Cells::with_init(SiteCell::for_site),
+            countdowns: Countdowns::new(),
             children: Children::default(),
             child_var: AtomicU64::new(0),
             in_untimed: AtomicBool::new(false),
@@ -110,10 +114,10 @@ impl ThreadRecorder {
         self.cells.get(id)
     }
 
-    /// The cell of site `id` if this thread has made it; never creates one.
+    /// The overhead budget's countdowns of this thread (`countdown.rs`).
     #[inline(always)]
-    pub(crate) fn existing_cell(&self, id: u32) -> Option<&SiteCell> {
-        self.cells.existing(id)
+    pub(crate) fn countdowns(&self) -> &Countdowns {
+        &self.countdowns
     }
 
     /// At the end of a timed call of `cell`'s site that lasted `len` ticks from
@@ -189,6 +193,12 @@ impl ThreadRecorder {
             self.in_untimed.store(true, r);
         }
         fresh
+    }
+
+    /// The untimed call that set the mark ends: one store.
+    #[inline(always)]
+    pub(crate) fn clear_untimed(&self) {
+        self.in_untimed.store(false, Ordering::Relaxed);
     }
 
     /// Sets whether the innermost measured call is untimed; returns what it was.
@@ -369,13 +379,7 @@ pub(crate) fn call_counts() -> Vec<u64> {
 /// Restarts the timing countdowns of the sites in `raised` (id, new shift) on every
 /// live thread, each from the next of `bits` (the overhead budget raised their rates).
 pub(crate) fn restart_countdowns(raised: &[(usize, u32)], bits: &mut dyn FnMut() -> u64) {
-    REGISTRY.for_each_live(|r| {
-        r.for_each_cell(|id, cell| {
-            if let Some(&(_, shift)) = raised.iter().find(|(raised, _)| *raised == id) {
-                cell.weighted().restart(shift, bits());
-            }
-        })
-    });
+    REGISTRY.for_each_live(|r| raised.iter().for_each(|&(id, shift)| r.countdowns.restart(id, shift, bits())));
 }
 
 /// Threads with a live recorder.

@@ -9,13 +9,7 @@
 //! estimated count) and the variance estimates of total and self time,
 //! `Σ (1 - p)/p² · x²` over timed calls, from which a report states a 95% interval.
 //!
-//! Which calls are timed: each (thread, site) keeps a countdown of the calls left
-//! until its next timed one, drawn from the geometric distribution of parameter
-//! `2^-k` when the previous timed call starts. That is exactly an independent coin
-//! of probability `2^-k` per call (the geometric law is memoryless), at the cost of
-//! a decrement per untimed call instead of a random draw; the `k` a countdown was
-//! drawn with is the weight of the call that ends it, whatever the collector set
-//! since. The draws come from the thread's fixed-seed generator (`sampling::draw`).
+//! Which calls are timed: `countdown.rs`.
 //!
 //! Self time: a timed call adds its inclusive time times `2^k` to its parent's
 //! children accumulator when the parent is timed; under an untimed call it adds
@@ -41,13 +35,7 @@ pub(crate) struct WeightedCell {
     max_shift: AtomicU64,
     /// Tests only (`switch::SHADOW`): every call's inclusive time, timed or not.
     shadow: AtomicU64,
-    /// Low 56 bits: calls left until the next timed one (0 or 1: the next is); top
-    /// 8 bits: the `k` that countdown was drawn with. One word, so the collector's
-    /// [`restart`](Self::restart) and the owner's decrement never mix two draws.
-    countdown: AtomicU64,
 }
-
-const LEFT: u64 = (1 << 56) - 1;
 
 impl WeightedCell {
     pub(crate) const fn new() -> Self {
@@ -57,38 +45,7 @@ impl WeightedCell {
             var_self: AtomicU64::new(0),
             max_shift: AtomicU64::new(0),
             shadow: AtomicU64::new(0),
-            countdown: AtomicU64::new(0),
         }
-    }
-
-    /// Whether this call is left untimed: the countdown runs on; at its end the call
-    /// is timed and [`redraw`](Self::redraw) must follow.
-    #[inline(always)]
-    pub(crate) fn skip(&self) -> bool {
-        let v = self.countdown.load(Relaxed);
-        let skip = v & LEFT > 1;
-        if skip {
-            self.countdown.store(v - 1, Relaxed);
-        }
-        skip
-    }
-
-    /// At a timed call: returns the `k` its countdown was drawn with (its weight is
-    /// `2^k`) and draws the next countdown at the site's current `shift`.
-    pub(crate) fn redraw(&self, shift: u32) -> u32 {
-        let drawn = (self.countdown.load(Relaxed) >> 56) as u32;
-        self.restart(shift, crate::sampling::draw());
-        drawn
-    }
-
-    /// A new countdown at `shift` from the random bits `bits`: the collector's, when
-    /// it raises a site's rate (a countdown drawn at the old, lower rate would hold
-    /// the site there until it ran out: about `2^k` calls). The calls after it are
-    /// decided at the new rate, each still independently of the others and of its
-    /// duration, so the estimates stay unbiased. Racing the owner's decrement, one of
-    /// the two stores wins whole.
-    pub(crate) fn restart(&self, shift: u32, bits: u64) {
-        self.countdown.store(u64::from(shift.min(63)) << 56 | geometric(shift, bits), Relaxed);
     }
 
     /// One call timed at rate `2^-shift`: `inclusive` ticks, `exclusive` ticks (its
@@ -128,20 +85,6 @@ impl WeightedCell {
             c.store(0, Relaxed);
         }
     }
-}
-
-/// A draw of the geometric distribution on 1, 2, ... of parameter `2^-shift`: the
-/// position of the first success in independent trials of that probability.
-/// `bits` are uniform random bits.
-fn geometric(shift: u32, bits: u64) -> u64 {
-    if shift == 0 {
-        return 1;
-    }
-    let p = (-f64::from(shift)).exp2();
-    // u in (0, 1]: 53 random bits, never 0.
-    let u = ((bits >> 11) + 1) as f64 * (-53f64).exp2();
-    let n = (u.ln() / (-p).ln_1p()).floor();
-    1 + if n.is_finite() && n < 1e15 { n as u64 } else { 0 }
 }
 
 fn add_f64(cell: &AtomicU64, x: f64) {
@@ -190,29 +133,6 @@ pub(crate) fn half_width_95(var: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_countdown_times_one_call_in_2_to_the_k_and_names_its_weight() {
-        let cell = WeightedCell::new();
-        // A new cell times its first call, at weight 1, and draws at the given rate.
-        assert!(!cell.skip());
-        assert_eq!(cell.redraw(3), 0);
-        let mut timed = 0u32;
-        for _ in 0..80_000 {
-            if !cell.skip() {
-                timed += 1;
-                assert_eq!(cell.redraw(3), 3, "a countdown drawn at k = 3 weighs 2^3");
-            }
-        }
-        // Bin(80,000, 1/8): mean 10,000, sd 94; the bounds are 10 sd away.
-        assert!((9_060..10_940).contains(&timed), "{timed} of 80,000 timed at 1/8");
-        // A restart at k = 0 times the next call, and it weighs 1.
-        cell.restart(0, 12_345);
-        assert!(!cell.skip());
-        assert_eq!(cell.redraw(0), 0);
-        assert!(!cell.skip(), "at k = 0 every call is timed");
-        assert_eq!(geometric(0, 0), 1);
-    }
 
     #[test]
     fn weights_and_variances_follow_horvitz_thompson() {
