@@ -82,18 +82,24 @@ fn median(mut v: Vec<f64>) -> f64 {
 ///   median's sd is 1.25 · 4% / sqrt(20) = 1.1%) puts it near 1e-5.
 /// - Intervals: the 95% intervals of the four totals and of parent's self time (its
 ///   truth: its shadow total minus heavy's and light's, its only callees), pooled
-///   over the 20 runs (100 intervals), must hold their truth at least 85 times:
-///   at a coverage of 95%, P(Bin(100, 0.95) <= 84) = 3.7e-5. Measured: 96 and 98
-///   of 100 (95 and 96 with 40,000 calls or 4× longer units); the intervals also
-///   allow for one longest-timed call missed.
-/// - Parent's self share is checked only against its interval (above), not within
-///   ±5%: with its children timed independently at rates down to 1/8, one run's
-///   estimate of it is typically off by 10-30% and by up to 100% (measured, 20
-///   runs): issue 28's ±5% is not met.
+///   over the 20 runs (100 intervals), must hold their truth at least 90 times
+///   (issue 28: in at least 90% of 20 runs): at a coverage of 95%, P(Bin(100, 0.95)
+///   <= 89) = 0.028; the intervals also allow for one longest-timed call missed, so
+///   their coverage is higher. Measured: 96 and 98 of 100 before the forcing, and
+///   the parent's self interval now rests on exact per-call self times.
+/// - Parent's self share (its self time over its total, both estimated; truth: its
+///   shadow self over its shadow total) is within ±5% of the same run's truth in at
+///   least 18 of the 20 runs, and in the median. A parent timed at a rate below 1 has
+///   its direct children timed in those calls (the thread's `FORCE` mode), so its
+///   timed calls' self times are exact and the share is a ratio of two sums over the
+///   same timed calls. Measured over 20 runs at load average 1: sd 1.2%, none beyond
+///   ±5% (before the forcing: 13% median error, 7 of 20 beyond even for the median's
+///   sake). A run beyond ±5% is 4 sd out: P(3 or more of 20) is below 1e-6 for a
+///   normal model; thread CPU time in a VM has heavier tails, hence 18, not 20.
 #[test]
 fn split_is_estimated_without_bias_and_intervals_cover_the_truth() {
     let n = 20_000u64;
-    let mut errors = Vec::new();
+    let (mut errors, mut share_errors) = (Vec::new(), Vec::new());
     let (mut inside, mut intervals) = (0, 0);
     for _ in 0..20 {
         let report = release_run(
@@ -123,6 +129,8 @@ fn split_is_estimated_without_bias_and_intervals_cover_the_truth() {
             intervals += 1;
             inside += usize::from(num(&ci[0]) <= truth && truth <= num(&ci[1]));
         }
+        let truth_share = (shadow(&parent) - shadow(&heavy) - shadow(&light)) / shadow(&parent);
+        share_errors.push(num(&parent["self_ns"]) / num(&parent["total_ns"]) / truth_share - 1.0);
         let estimated = num(&heavy["total_ns"]) / num(&light["total_ns"]);
         errors.push(estimated / (shadow(&heavy) / shadow(&light)) - 1.0);
         let overhead = &report["meta"]["overhead"];
@@ -132,13 +140,20 @@ fn split_is_estimated_without_bias_and_intervals_cover_the_truth() {
     let error = median(errors.clone());
     assert!(error.abs() <= 0.05, "heavy:light off its shadow by {error} (runs {errors:?})");
     assert!(intervals >= 20, "estimates in every run: {intervals}");
-    assert!(inside >= intervals * 85 / 100, "{inside} of {intervals} intervals hold the shadow total");
+    assert!(inside >= intervals * 90 / 100, "{inside} of {intervals} intervals hold the shadow total");
+    let share = median(share_errors.clone());
+    let close = share_errors.iter().filter(|e| e.abs() <= 0.05).count();
+    assert!(share.abs() <= 0.05 && close >= 18, "parent's self share off by {share} (runs {share_errors:?})");
+    eprintln!("coverage {inside}/{intervals}; heavy:light median error {error}; self share median {share}, {close} of 20 within 5%");
 }
 
-/// 10^8 calls of a function of a few nanoseconds at budget 1%: counts exact, most
-/// calls untimed, and the engine's accounting reported. The total share cannot be 1%
-/// here: counting every call (exact counts) costs about 3 ns, a third or more of such a
-/// function; the report says so (`counting_floor_ratio`).
+/// 10^8 calls of a function of about 10 ns at budget 1%: counts exact, most calls
+/// untimed, and the engine's accounting reported. The engine's figures are the
+/// calibrated costs of its paths run back to back (about 2 ns an untimed call), an
+/// upper bound: in this latency-bound function the core runs most of the untimed
+/// path in the shadow of the function's own chain, and `scripts/bench budget`
+/// measures the real share with getrusage (docs/PERFORMANCE.md). The test does not
+/// assert a share: the calls before the first decision are all timed.
 #[test]
 fn a_tiny_function_is_counted_exactly_and_its_counting_floor_reported() {
     let report = release_run(&["tiny", "100000000"], &[("HOTPATH_OVERHEAD_BUDGET", "1%")]);
@@ -151,7 +166,7 @@ fn a_tiny_function_is_counted_exactly_and_its_counting_floor_reported() {
     assert!(floor > 0.0 && ratio >= floor && ratio < 1.0, "{o}");
     // What timing took above the floor is not asserted: the calls before the first
     // decision (5 ms after the start, later when the machine is loaded and the thread
-    // waits for a core) are all timed. docs/PERFORMANCE.md has the measured shares.
+    // waits for a core) are all timed.
     assert!(num(&o["timed_call_ns"]) > num(&o["untimed_call_ns"]), "{o}");
 }
 

@@ -28,8 +28,9 @@ struct State {
     /// The process's CPU time at the session's start.
     cpu_start_ns: u64,
     costs: Option<Costs>,
-    /// Per site id: calls counted at the last tick, smoothed calls per second.
-    last: Vec<u64>,
+    /// Per site id: calls and timed calls counted at the last tick, smoothed calls
+    /// per second.
+    last: Vec<(u64, u64)>,
     rates: Vec<f64>,
     last_tick: Option<(Instant, u64)>,
     /// The thread's own CPU time at the last tick.
@@ -101,24 +102,33 @@ fn tick() {
     let mut guard = lock(&STATE);
     let Some(state) = guard.as_mut() else { return };
     let Some(costs) = state.costs else { return };
-    state.last.resize(counts.len(), 0);
+    state.last.resize(counts.len(), (0, 0));
     state.rates.resize(counts.len(), 0.0);
     let Some((then, cpu_then)) = state.last_tick.replace((now, cpu)) else { return };
     let secs = now.duration_since(then).as_secs_f64().max(1e-6);
-    for (id, &n) in counts.iter().enumerate() {
-        let per_sec = n.saturating_sub(state.last[id]) as f64 / secs;
+    let sites = record::registered_sites();
+    // Calls timed beyond their site's own rate: forced by a parent timed at a rate
+    // below 1 (`functions/budgeted.rs`). Their cost is paid before the rates are
+    // shared out, and falls with those parents' rates.
+    let mut forced = 0.0;
+    for (id, &(n, timed)) in counts.iter().enumerate() {
+        let (n_then, timed_then) = state.last[id];
+        let per_sec = n.saturating_sub(n_then) as f64 / secs;
+        let shift = sites.get(id).map_or(0, |s| s.shift());
+        let own = per_sec / f64::from(1u32 << shift.min(31));
+        forced += (timed.saturating_sub(timed_then) as f64 / secs - own).max(0.0);
         // Smoothed over a few ticks; a site that heats up is followed within one.
         state.rates[id] = if per_sec > state.rates[id] { per_sec } else { 0.5 * state.rates[id] + 0.5 * per_sec };
-        state.last[id] = n;
+        state.last[id] = (n, timed);
     }
     let cpu_per_sec = cpu.saturating_sub(cpu_then) as f64 / secs;
     // The thread's own CPU comes out of the budget too.
     let own = OWN_NS.load(Relaxed);
     let own_per_sec = own.saturating_sub(state.own_then) as f64 / secs;
     state.own_then = own;
-    let budget_ns = (state.budget * cpu_per_sec - own_per_sec).max(0.0);
+    let forced_ns = forced * (costs.timed_ns - costs.untimed_ns).max(0.0);
+    let budget_ns = (state.budget * cpu_per_sec - own_per_sec - forced_ns).max(0.0);
     let shifts = super::plan::shifts(&state.rates, budget_ns, costs.timed_ns, costs.untimed_ns);
-    let sites = record::registered_sites();
     let mut raised = Vec::new();
     for (id, shift) in shifts.into_iter().enumerate() {
         if let Some(site) = sites.get(id).filter(|_| id > 0) {

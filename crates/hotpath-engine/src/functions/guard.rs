@@ -35,8 +35,8 @@ pub(super) struct BudgetFrame {
     pub(super) saved_var: f64,
     /// The weight of a `TIMED` call, `2^shift`.
     pub(super) shift: u32,
-    /// The thread was inside an untimed call when this one began.
-    pub(super) under_untimed: bool,
+    /// The thread's budget mode when this call began, restored when it ends.
+    pub(super) saved_mode: u8,
 }
 
 impl FnGuard {

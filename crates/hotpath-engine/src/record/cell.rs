@@ -174,9 +174,11 @@ impl SiteCell {
         &self.weighted
     }
 
-    /// Calls counted here, timed or not (the overhead budget's reading).
-    pub(crate) fn counted(&self) -> u64 {
-        self.calls.load(Relaxed) + self.untimed.load(Relaxed)
+    /// Calls counted here, timed or not, and the timed ones (the overhead budget's
+    /// reading).
+    pub(crate) fn counted(&self) -> (u64, u64) {
+        let timed = self.calls.load(Relaxed);
+        (timed + self.untimed.load(Relaxed), timed)
     }
 
     /// Accounts one poll of an async call: its duration and exclusive time.

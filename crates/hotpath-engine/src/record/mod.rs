@@ -53,7 +53,8 @@ pub(crate) use durations::buckets;
 pub(crate) use metric::{collect as collect_metrics, count_metric, record_metric, reset as reset_metrics, Metric};
 pub use recorder::ThreadMark;
 pub(crate) use recorder::{
-    attached, call_counts, collect, current, live_threads, reset, restart_countdowns, ThreadRecorder,
+    attached, call_counts, collect, current, live_threads, reset, restart_countdowns, ThreadRecorder, FORCE, NORMAL,
+    UNTIMED,
 };
 #[cfg(feature = "axum")]
 pub(crate) use recorder::{close_window, open_window};

@@ -7,7 +7,7 @@
 
 use std::cell::Cell;
 use std::ptr;
-use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicPtr, AtomicU64, AtomicU8, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use super::cell::{SiteCell, SiteTotals};
@@ -33,9 +33,10 @@ pub(crate) struct ThreadRecorder {
     /// Under the overhead budget, `f64` bits: the variance that sampled children's
     /// estimates put into the current frame's self time (`weighted.rs`). Owner-only.
     child_var: AtomicU64,
-    /// Under the overhead budget: the innermost measured call on this thread is one
-    /// the budget left untimed (`functions/budgeted.rs`). Owner-only.
-    in_untimed: AtomicBool,
+    /// Under the overhead budget: what the innermost measured call on this thread
+    /// asks of the calls nested in it: [`NORMAL`], [`UNTIMED`] or [`FORCE`]
+    /// (`functions/budgeted.rs`). Owner-only.
+    mode: AtomicU8,
     /// Where the end of a timed call writes it to the timeline: null while the
     /// timeline does not record, else the header of the thread's ring. The switch
     /// tells every recorder when that changes; the ring is found then (or when the
@@ -87,7 +88,7 @@ impl ThreadRecorder {
             countdowns: Countdowns::new(),
             children: Children::default(),
             child_var: AtomicU64::new(0),
-            in_untimed: AtomicBool::new(false),
+            mode: AtomicU8::new(NORMAL),
             ring: AtomicPtr::new(ptr::null_mut()),
             ring_held: OnceLock::new(),
             tid: crate::timeline::thread_id(),
@@ -183,33 +184,41 @@ impl ThreadRecorder {
         (inclusive.since(nested), inclusive.ticks.wrapping_sub(nested.ticks) as i64, var)
     }
 
-    /// An untimed call begins: marks the thread inside one; `true` if it was not
-    /// already (the call must then clear the mark when it ends).
+    /// What the innermost measured call asks of the calls nested in it.
     #[inline(always)]
-    pub(crate) fn mark_untimed(&self) -> bool {
-        let r = Ordering::Relaxed;
-        let fresh = !self.in_untimed.load(r);
-        if fresh {
-            self.in_untimed.store(true, r);
-        }
-        fresh
+    pub(crate) fn mode(&self) -> u8 {
+        self.mode.load(Ordering::Relaxed)
+    }
+
+    /// Sets the mode for the calls nested in the one beginning; returns the
+    /// enclosing one's, which that call restores when it ends.
+    #[inline(always)]
+    pub(crate) fn set_mode(&self, mode: u8) -> u8 {
+        let old = self.mode();
+        self.mode.store(mode, Ordering::Relaxed);
+        old
+    }
+
+    /// An untimed call marks the thread (the enclosing call was timed): one store.
+    #[inline(always)]
+    pub(crate) fn mark_untimed(&self) {
+        self.mode.store(UNTIMED, Ordering::Relaxed);
     }
 
     /// The untimed call that set the mark ends: one store.
     #[inline(always)]
     pub(crate) fn clear_untimed(&self) {
-        self.in_untimed.store(false, Ordering::Relaxed);
-    }
-
-    /// Sets whether the innermost measured call is untimed; returns what it was.
-    #[inline(always)]
-    pub(crate) fn set_untimed(&self, untimed: bool) -> bool {
-        let r = Ordering::Relaxed;
-        let old = self.in_untimed.load(r);
-        self.in_untimed.store(untimed, r);
-        old
+        self.mode.store(NORMAL, Ordering::Relaxed);
     }
 }
+
+/// Under the budget, nested calls decide for themselves (their countdowns).
+pub(crate) const NORMAL: u8 = 0;
+/// The innermost measured call is untimed: a timed call in it hands its time to no one.
+pub(crate) const UNTIMED: u8 = 1;
+/// The innermost measured call was timed by its own countdown at a rate below 1: the
+/// calls nested directly in it are all timed, at weight 1, so its self time is exact.
+pub(crate) const FORCE: u8 = 2;
 
 /// A load and a store on an owner-only atomic.
 trait SwapOwned {
@@ -361,16 +370,18 @@ pub(crate) fn collect() -> Vec<SiteTotals> {
     REGISTRY.collect()
 }
 
-/// Every site's calls so far on live threads (timed or not), indexed by site id:
-/// the overhead budget's cheap reading, no histogram merged.
-pub(crate) fn call_counts() -> Vec<u64> {
+/// Every site's calls so far on live threads (timed or not) and timed calls, indexed
+/// by site id: the overhead budget's cheap reading, no histogram merged.
+pub(crate) fn call_counts() -> Vec<(u64, u64)> {
     let mut out = Vec::new();
     REGISTRY.for_each_live(|r| {
         r.for_each_cell(|id, cell| {
             if out.len() <= id {
-                out.resize(id + 1, 0);
+                out.resize(id + 1, (0, 0));
             }
-            out[id] += cell.counted();
+            let (calls, timed) = cell.counted();
+            out[id].0 += calls;
+            out[id].1 += timed;
         })
     });
     out
