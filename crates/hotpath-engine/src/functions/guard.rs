@@ -48,15 +48,15 @@ impl FnGuard {
             // Read again: compared with the first read, the states would make a jump
             // table that exact mode's calls pass through (6 more instructions each).
             let state = switch::state();
-            if state == switch::SAMPLED {
-                if !sampling::timed(Sampled::Functions) {
-                    return Self::untimed(site);
-                }
-            } else if state == switch::BUDGET {
+            if state == switch::BUDGET {
                 if let Some(guard) = Self::skipped(site) {
                     return guard;
                 }
                 return Self::budgeted(site);
+            } else if state == switch::SAMPLED {
+                if !sampling::timed(Sampled::Functions) {
+                    return Self::untimed(site);
+                }
             } else if state == switch::OFF {
                 return Self::off();
             } else {
