@@ -110,7 +110,7 @@ impl FnGuard {
         let tag = self.recorder.addr() & (TIMED | SHADOW);
         if tag == 0 {
             // SAFETY: an untagged non-null recorder in a guard with no cell is this
-            // thread's live recorder, set by `budgeted`.
+            // thread's live recorder, set by `skipped` or `budgeted`.
             unsafe { &*self.recorder }.clear_untimed();
             return;
         }
