@@ -127,11 +127,12 @@ pub fn collect(
     wanted: &dyn Fn(Section) -> bool,
 ) {
     let totals = record::collect();
-    report.meta.overhead = crate::budget::overhead(&totals).map(|o| {
-        hotpath_model::Overhead::new(o.budget, o.ratio, o.floor_ratio, (o.costs.timed_ns, o.costs.untimed_ns))
-    });
     let metrics = record::collect_metrics();
     let io_totals = io::collect();
+    let io_timed = io_totals.iter().map(io::IoTotals::timed_ops).sum();
+    report.meta.overhead = crate::budget::overhead(&totals, &metrics, io_timed).map(|o| {
+        hotpath_model::Overhead::new(o.budget, o.ratio, o.floor_ratio, (o.costs.timed_ns, o.costs.untimed_ns))
+    });
     // Calibration may wait up to 1 ms; skip it when there is nothing to convert. Calls
     // still running count: their ages and poll times are in ticks too.
     let recorded = |t: &record::SiteTotals| t.calls + t.cancelled + t.active + t.polls > 0;

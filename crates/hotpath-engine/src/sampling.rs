@@ -83,6 +83,20 @@ pub fn timed(kind: Sampled) -> bool {
     threshold == u64::MAX || (threshold != 0 && draw() < threshold)
 }
 
+/// Whether an operation of `kind` at a site whose overhead-budget rate is `2^-shift`
+/// (0 without a budget) is timed, and the shift of its weight if so. A static rate
+/// below 1 wins over the budget and decides alone, at weight 1 as it always has;
+/// otherwise the site's rate does, by an independent draw.
+#[inline(always)]
+pub(crate) fn timed_at(kind: Sampled, shift: u32) -> Option<u32> {
+    let threshold = THRESHOLDS[kind as usize].load(Relaxed);
+    if threshold != u64::MAX {
+        return (threshold != 0 && draw() < threshold).then_some(0);
+    }
+    // The top `shift` bits all zero: probability `2^-shift`.
+    (shift == 0 || draw() >> (64 - shift.min(63)) == 0).then_some(shift)
+}
+
 /// xorshift64* on this thread's state: a uniform 64-bit draw.
 #[inline]
 pub(crate) fn draw() -> u64 {
@@ -109,9 +123,18 @@ mod tests {
     }
 
     #[test]
+    fn a_budget_rate_times_its_fraction() {
+        let hits = (0..100_000).filter(|_| timed_at(Sampled::Channels, 2) == Some(2)).count();
+        assert!((23_000..27_000).contains(&hits), "{hits} of 100,000 at 2^-2");
+        assert!((0..100).all(|_| timed_at(Sampled::Channels, 0) == Some(0)));
+    }
+
+    #[test]
     fn rates_per_instrument() {
         set_rate(Sampled::Mutexes, 0.0);
         assert!(!(0..100).any(|_| timed(Sampled::Mutexes)));
+        // A static rate wins over a budget's.
+        assert!((0..100).all(|_| timed_at(Sampled::Mutexes, 3).is_none()));
         assert!((0..100).all(|_| timed(Sampled::RwLocks)));
         set_rate(Sampled::Mutexes, f64::NAN);
         assert_eq!(rate(Sampled::Mutexes), 1.0);

@@ -37,6 +37,23 @@ impl Estimate {
     }
 }
 
+/// How a duration summary (lock waits and holds, channel latency, a future's wall
+/// time, `io!` operations) was estimated under the overhead budget: the same as
+/// [`Estimate`] without self time. `count` stays exact where the instrument counts
+/// every operation; `total_ns`, `avg_ns` and the percentiles are estimates.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct DurationEstimate {
+    /// Timed operations over all: the effective timing rate over the run.
+    pub rate: f64,
+    /// The lowest rate any operation was timed at (`2^-k`).
+    pub min_rate: f64,
+    /// 95% confidence interval of `total_ns`, `[low, high]`.
+    pub total_ns_ci95: [u64; 2],
+    /// 95% interval of each configured percentile, keyed like `percentiles_ns`.
+    pub percentiles_ns_ci95: std::collections::BTreeMap<String, [u64; 2]>,
+}
+
 /// The overhead budget's accounting (`meta.overhead`), present when a budget is set.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]

@@ -31,7 +31,7 @@ mod timeline_meta;
 mod units;
 
 pub use buckets::{exponential_index, exponential_upper, Buckets, BUCKET_BOUNDS_NS, EXPONENTIAL_SCHEMA};
-pub use estimate::{Estimate, Overhead};
+pub use estimate::{DurationEstimate, Estimate, Overhead};
 pub use export::{Families, Family, MetricKind, Sample, Series, RESERVED_LABELS};
 pub use format::{
     format_bytes, format_count, format_duration_ns, format_percent, format_percent_value, format_seconds, short_name,

@@ -23,6 +23,11 @@ pub struct DurationStats {
     /// The same durations in fixed buckets (live snapshots only, not in JSON).
     #[serde(skip)]
     pub buckets: Option<Buckets>,
+    /// Under the overhead budget, when some durations were not timed: the rate and
+    /// 95% intervals of the estimated figures (`count` is then estimated too, where
+    /// the instrument does not count every operation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimate: Option<Box<crate::DurationEstimate>>,
 }
 
 /// Acquisitions of one lock mode (a mutex, or the read or write side of an RwLock).

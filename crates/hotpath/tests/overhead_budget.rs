@@ -200,3 +200,53 @@ fn table_marks_bad_values_warn_and_static_rates_win() {
     assert!(unit.get("estimate").is_none(), "the static rate's ratio estimate, not the budget's: {unit:#}");
     assert!(num(&unit["timed_calls"]) < num(&unit["calls"]));
 }
+
+/// 1M rounds of every other timed instrument at budget 1%, each hot enough (about
+/// 1.5M operations a second) for the budget to lower its rate: counts stay exact, each
+/// instrument's durations are estimated with their rate and intervals, and the
+/// weights are unbiased: the count the timed operations stand for (Σ 2^k over them)
+/// matches the exact count (a channel's received messages, a future's calls, a lock's
+/// hold samples: one acquisition in 16). Counting, not timing: with 1M candidates and
+/// weights up to 2^10 its standard error is about 1.5% at worst; the bound is 10%.
+/// A static rate set beside the budget wins for its instrument.
+#[test]
+fn the_other_instruments_are_sampled_under_the_one_budget() {
+    let report = release_run(&["instruments", "1000000", "20"], &[("HOTPATH_OVERHEAD_BUDGET", "1%")]);
+    let near = |estimated: f64, exact: f64, what: &str| {
+        assert!((estimated / exact - 1.0).abs() < 0.1, "{what}: {estimated} stands for {exact}");
+    };
+    let estimated = |stats: &serde_json::Value, what: &str| {
+        let e = &stats["estimate"];
+        let rate = num(&e["rate"]);
+        assert!(rate > 0.0 && rate < 1.0 && num(&e["min_rate"]) <= rate, "{what}: {stats:#}");
+        let [low, high] = [num(&e["total_ns_ci95"][0]), num(&e["total_ns_ci95"][1])];
+        assert!(low <= num(&stats["total_ns"]) && num(&stats["total_ns"]) <= high, "{what}: {stats:#}");
+        num(&stats["count"])
+    };
+    for row in report["mutexes"]["rows"].as_array().expect("mutex rows") {
+        assert_eq!(row["lock"]["acquisitions"], 1_000_000u64, "{row:#}");
+        near(estimated(&row["lock"]["hold"], "hold"), 1e6 / 16.0, "hold samples");
+    }
+    let pipe = &report["channels"]["rows"][0];
+    assert_eq!((&pipe["sent"], &pipe["received"]), (&1_000_000u64.into(), &1_000_000u64.into()));
+    near(estimated(&pipe["latency"], "latency"), 1e6, "latency");
+    for row in report["futures"]["rows"].as_array().expect("future rows") {
+        assert_eq!((&row["calls"], &row["polls"]), (&1_000_000u64.into(), &1_000_000u64.into()), "{row:#}");
+        assert!(num(&row["timed_calls"]) < 1e6, "{row:#}");
+        near(estimated(&row["wall"], "wall"), 1e6, "future calls");
+    }
+    let write = &report["io"]["rows"][0]["write"];
+    assert_eq!((&write["ops"], &write["bytes"]), (&1_000_000u64.into(), &1_000_000u64.into()));
+    let e = &write["estimate"];
+    assert!(num(&e["rate"]) < 1.0 && num(&write["timed_ops"]) < 1e6, "{write:#}");
+    assert!(num(&e["total_ns_ci95"][0]) <= num(&e["total_ns_ci95"][1]), "{write:#}");
+
+    let report = release_run(
+        &["instruments", "300000", "20"],
+        &[("HOTPATH_OVERHEAD_BUDGET", "1%"), ("HOTPATH_MUTEXES_TIME_SAMPLING_RATE", "0.5")],
+    );
+    for row in report["mutexes"]["rows"].as_array().expect("mutex rows") {
+        assert!(row["lock"]["hold"].get("estimate").is_none(), "the static rate wins: {row:#}");
+    }
+    assert!(report["channels"]["rows"][0]["latency"].get("estimate").is_some());
+}

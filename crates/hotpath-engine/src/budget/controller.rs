@@ -1,7 +1,8 @@
-//! The `hp-budget` thread: every [`INTERVAL`] it reads each function site's calls and
-//! the process's CPU time and sets the sites' timing rates (`plan`); and the
-//! accounting the report shows: what the profiler's function timing cost, as a share
-//! of the process's CPU time.
+//! The `hp-budget` thread: every [`INTERVAL`] it reads each function and future site's
+//! calls, each instrument metric's operations (lock waits and holds, channel
+//! latencies, `io!` operations) and the process's CPU time, and sets every site's
+//! timing rate (`plan`, one budget shared by all); and the accounting the report
+//! shows: what the profiler's timing cost, as a share of the process's CPU time.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
@@ -32,6 +33,10 @@ struct State {
     /// per second.
     last: Vec<(u64, u64)>,
     rates: Vec<f64>,
+    /// Operations counted at the last tick and smoothed operations per second, per
+    /// metric id and per `io!` entry id.
+    metric: Smoothed,
+    io: Smoothed,
     last_tick: Option<(Instant, u64)>,
     /// The thread's own CPU time at the last tick.
     own_then: u64,
@@ -48,6 +53,8 @@ pub(crate) fn start(budget: Option<f64>, shadow: bool) {
     for site in record::registered_sites().into_iter().skip(1) {
         site.set_shift(0);
     }
+    record::reset_metric_shifts();
+    crate::io::reset_shifts();
     let Some(budget) = budget else {
         *lock(&STATE) = None;
         crate::switch::set_budgeted(false, false);
@@ -60,6 +67,8 @@ pub(crate) fn start(budget: Option<f64>, shadow: bool) {
         costs,
         last: Vec::new(),
         rates: Vec::new(),
+        metric: Smoothed::default(),
+        io: Smoothed::default(),
         // The first tick decides from the calls since the start.
         last_tick: Some((Instant::now(), process_cpu_ns())),
         own_then: OWN_NS.load(Relaxed),
@@ -97,6 +106,8 @@ pub(crate) fn start(budget: Option<f64>, shadow: bool) {
 /// process's CPU per second, and the rates that fit the budget.
 fn tick() {
     let counts = record::call_counts();
+    let metric_counts: Vec<u64> = record::metric_counts().into_iter().map(|(n, _)| n).collect();
+    let io_counts = crate::io::op_counts();
     let cpu = process_cpu_ns();
     let now = Instant::now();
     let mut guard = lock(&STATE);
@@ -121,6 +132,8 @@ fn tick() {
         state.rates[id] = if per_sec > state.rates[id] { per_sec } else { 0.5 * state.rates[id] + 0.5 * per_sec };
         state.last[id] = (n, timed);
     }
+    state.metric.update(&metric_counts, secs);
+    state.io.update(&io_counts, secs);
     let cpu_per_sec = cpu.saturating_sub(cpu_then) as f64 / secs;
     // The thread's own CPU comes out of the budget too.
     let own = OWN_NS.load(Relaxed);
@@ -128,7 +141,14 @@ fn tick() {
     state.own_then = own;
     let forced_ns = forced * (costs.timed_ns - costs.untimed_ns).max(0.0);
     let budget_ns = (state.budget * cpu_per_sec - own_per_sec - forced_ns).max(0.0);
-    let shifts = super::plan::shifts(&state.rates, budget_ns, costs.timed_ns, costs.untimed_ns);
+    // One water-filling over function sites and metrics alike: a timed operation costs
+    // about what a timed call does (two clock reads and a cell's bookkeeping).
+    let all: Vec<f64> = state.rates.iter().chain(&state.metric.rates).chain(&state.io.rates).copied().collect();
+    let mut shifts = super::plan::shifts(&all, budget_ns, costs.timed_ns, costs.untimed_ns);
+    let io_shifts = shifts.split_off(state.rates.len() + state.metric.rates.len());
+    let metric_shifts = shifts.split_off(state.rates.len());
+    apply(metric_shifts, record::metric_shift, record::set_metric_shift);
+    apply(io_shifts, crate::io::shift, crate::io::set_shift);
     let mut raised = Vec::new();
     for (id, shift) in shifts.into_iter().enumerate() {
         if let Some(site) = sites.get(id).filter(|_| id > 0) {
@@ -150,6 +170,39 @@ fn tick() {
     }
 }
 
+/// Operations per second of a set of ids, smoothed over a few ticks.
+#[derive(Default)]
+struct Smoothed {
+    last: Vec<u64>,
+    rates: Vec<f64>,
+}
+
+impl Smoothed {
+    /// Takes this tick's counts, `secs` after the last: a rate that rises is followed
+    /// at once, one that falls halves its distance each tick.
+    fn update(&mut self, counts: &[u64], secs: f64) {
+        self.last.resize(counts.len(), 0);
+        self.rates.resize(counts.len(), 0.0);
+        for (id, &n) in counts.iter().enumerate() {
+            let per_sec = n.saturating_sub(self.last[id]) as f64 / secs;
+            let r = &mut self.rates[id];
+            *r = if per_sec > *r { per_sec } else { 0.5 * *r + 0.5 * per_sec };
+            self.last[id] = n;
+        }
+    }
+}
+
+/// Sets the shifts of an id space (metrics, `io!` entries), each rising at most
+/// [`MAX_STEP`] a tick as function sites' do.
+fn apply(shifts: Vec<u32>, get: fn(usize) -> u32, set: fn(usize, u32)) {
+    for (id, shift) in shifts.into_iter().enumerate() {
+        let shift = shift.min(get(id) + MAX_STEP);
+        if shift != get(id) {
+            set(id, shift);
+        }
+    }
+}
+
 /// The collector's own random bits (xorshift64*, fixed seed: runs are repeatable).
 fn next_bits() -> u64 {
     static STATE: AtomicU64 = AtomicU64::new(0x2545_F491_4F6C_DD1D);
@@ -166,7 +219,7 @@ fn next_bits() -> u64 {
 pub(crate) struct Overhead {
     /// The configured budget (a fraction).
     pub(crate) budget: f64,
-    /// Estimated CPU time of function timing and counting (calls × calibrated costs)
+    /// Estimated CPU time of timing and counting (calls and operations × calibrated costs)
     /// plus the `hp-budget` thread's own, over the process's CPU time since the start.
     pub(crate) ratio: f64,
     /// Of that, what counting every call costs, which no rate can lower.
@@ -175,9 +228,9 @@ pub(crate) struct Overhead {
     pub(crate) costs: Costs,
 }
 
-/// The overhead of the session so far, from the merged site totals; `None` without
-/// a budget. Measures the costs here if the thread has not yet (a short run).
-pub(crate) fn overhead(totals: &[SiteTotals]) -> Option<Overhead> {
+/// The overhead of the session so far, from the merged site and metric totals; `None`
+/// without a budget. Measures the costs here if the thread has not yet (a short run).
+pub(crate) fn overhead(totals: &[SiteTotals], metrics: &[SiteTotals], io_timed: u64) -> Option<Overhead> {
     let (budget, cpu_start, costs) = {
         let guard = lock(&STATE);
         let state = guard.as_ref()?;
@@ -191,8 +244,11 @@ pub(crate) fn overhead(totals: &[SiteTotals]) -> Option<Overhead> {
         costs
     });
     let cpu = process_cpu_ns().saturating_sub(cpu_start).max(1) as f64;
-    let timed: u64 = totals.iter().map(|t| t.calls).sum();
-    let all: u64 = totals.iter().map(|t| t.calls + t.untimed).sum();
+    // A metric's untimed operations are counted only under a rate below 1, which is
+    // what the floor is: the timed ones are in `calls`.
+    // `io!` operations are counted whatever their rate: only their timing is charged.
+    let timed: u64 = totals.iter().chain(metrics).map(|t| t.calls).sum::<u64>() + io_timed;
+    let all: u64 = totals.iter().chain(metrics).map(|t| t.calls + t.untimed).sum();
     let floor = all as f64 * costs.untimed_ns;
     let timing = timed as f64 * (costs.timed_ns - costs.untimed_ns).max(0.0);
     let own = OWN_NS.load(Relaxed) as f64;

@@ -12,8 +12,8 @@ use std::sync::Mutex;
 
 use super::ring::{Ring, Stamp, MAX_SLOTS};
 use super::slow::{History, SAMPLE_MS};
-use crate::record::{record_metric, Metric};
-use crate::sampling::{self, Sampled};
+use crate::record::{metric_timed, record_metric, Metric};
+use crate::sampling::Sampled;
 use crate::sync::Padded;
 use crate::timeline::{self, Kind};
 use crate::{clock, memory};
@@ -242,14 +242,14 @@ impl Instance {
     /// Records one send-to-receive latency, for the sample time sampling keeps.
     #[inline(always)]
     fn latency(&self, ticks: u64) {
-        if sampling::timed(Sampled::Channels) {
-            record_metric(self.latency, ticks);
+        if let Some(shift) = metric_timed(Sampled::Channels, self.latency) {
+            record_metric(self.latency, ticks, shift);
         }
     }
 
     /// A send that waited `ticks` on a full channel.
     pub(crate) fn on_blocked(&self, ticks: u64) {
-        record_metric(self.blocked, ticks);
+        record_metric(self.blocked, ticks, 0);
         if timeline::on() {
             let end = clock::now();
             timeline::slice(Kind::SendWait, self.blocked.id(), end.saturating_sub(ticks), ticks, 0);

@@ -8,7 +8,7 @@ use hotpath_model::{percentile_label, Estimate, FunctionTiming, Percentiles};
 
 use crate::clock::to_ns;
 use crate::options::Options;
-use crate::record::weighted::half_width_95;
+use crate::record::weighted::{percentile_ci95, sum_ci95};
 use crate::record::SiteTotals;
 use crate::sampling::Sampled;
 
@@ -36,26 +36,9 @@ pub(crate) fn budget_row(row: &mut FunctionTiming, t: &SiteTotals, ratio: f64, c
     if t.untimed == 0 && !w.estimated() {
         return;
     }
-    // Wall times are heavy-tailed (a preempted call lasts milliseconds): a long call
-    // that fell among the untimed ones is missing from the sums and from the variance
-    // estimate alike. Each interval therefore also allows for one call as long as the
-    // longest timed one being missed, or counted 2^k times: (2^k - 1)·max², at the
-    // lowest rate the site had.
-    let tail = (f64::from(1u32 << w.max_shift.min(31)) - 1.0) * (max as f64) * (max as f64);
-    let interval = |value: u64, var: f64| {
-        let half = half_width_95(var + tail) * ratio;
-        [(value as f64 - half).max(0.0) as u64, (value as f64 + half) as u64]
-    };
-    // A percentile's interval: the values at the ranks 1.96 standard errors of a
-    // binomial proportion on either side, over the n timed calls.
-    let n = t.calls.max(1) as f64;
-    let percentile_ci = |p: f64| {
-        let q = p / 100.0;
-        let d = 1.959_964 * (q * (1.0 - q) / n).sqrt();
-        [at(((q - d) * 100.0).clamp(0.0, 100.0)), at(((q + d) * 100.0).clamp(0.0, 100.0))]
-    };
+    let interval = |value: u64, var: f64| sum_ci95(value, var, max, w.max_shift, ratio);
     let percentiles: BTreeMap<String, [u64; 2]> =
-        config.percentiles.iter().map(|&p| (percentile_label(p), percentile_ci(p))).collect();
+        config.percentiles.iter().map(|&p| (percentile_label(p), percentile_ci95(p, t.calls, at))).collect();
     let mut estimate = Estimate::default();
     estimate.rate = t.calls as f64 / (t.calls + t.untimed).max(1) as f64;
     estimate.min_rate = 1.0 / f64::from(1u32 << w.max_shift.min(31));

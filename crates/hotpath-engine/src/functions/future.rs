@@ -8,7 +8,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use crate::record::StartSlot;
-use crate::record::{self as recorder, hooks, ThreadRecorder};
+use crate::record::{self as recorder, hooks, ThreadRecorder, FORCE, NORMAL, UNTIMED};
 use crate::record::{FnSite, SiteCell, Usage};
 use crate::sampling;
 use crate::switch;
@@ -39,8 +39,12 @@ pin_project_lite::pin_project! {
         // The running call's start, published for the oldest age (see `record::starts`).
         slot: Option<StartSlot>,
         state: State,
+        // The call's rate under the budget, `2^-shift`, or [`PLAIN`] without one.
+        shift: u8,
         inclusive: Usage,
         exclusive: Usage,
+        // Self time of its polls (signed under the budget) and their children's variance.
+        own: (i64, f64),
     }
 
     impl<F> PinnedDrop for MeasuredFuture<F> {
@@ -82,8 +86,10 @@ impl<F> MeasuredFuture<F> {
             start: 0,
             slot: None,
             state: State::NotPolled,
+            shift: 0,
             inclusive: Usage::default(),
             exclusive: Usage::default(),
+            own: (0, 0.0),
         }
     }
 }
@@ -101,44 +107,42 @@ impl<F: Future> Future for MeasuredFuture<F> {
                 *this.state = State::Untracked;
                 return inner.poll(cx);
             }
-            State::NotPolled if !sampling::timed(this.site.sampled()) => *this.state = State::Untimed,
-            _ => {}
-        }
-        if *this.state == State::Untimed {
-            let result = inner.poll(cx);
-            let ready = result.is_ready();
-            if ready {
-                *this.state = State::Done;
-            }
-            // Polls are counted exactly although the call is not timed (as under Callgrind).
-            // SAFETY: a non-null recorder is valid on this thread until its exit hook runs.
-            match unsafe { recorder::current().as_ref() }.and_then(|r| r.cell(this.site.id())) {
-                Some(cell) => {
-                    cell.count_events(1);
-                    if ready {
-                        cell.count_untimed();
+            State::NotPolled => {
+                // The site's rate under the overhead budget, or the static one; a call
+                // nested directly in one sampled below rate 1 is timed (`FORCE`).
+                let shift = this.site.shift();
+                let budget = switch::state() >= switch::BUDGET;
+                match sampling::timed_at(this.site.sampled(), shift) {
+                    Some(shift) if budget => *this.shift = shift as u8,
+                    Some(_) => *this.shift = PLAIN,
+                    None if budget && forced() => *this.shift = 0,
+                    None => {
+                        *this.state = State::Untimed;
+                        *this.shift = if budget { shift as u8 } else { PLAIN };
                     }
                 }
-                None if ready => switch::count_dropped(),
-                None => {}
             }
-            return result;
+            _ => {}
         }
-        let recorder = recorder::current();
         // SAFETY: a non-null recorder is valid on this thread for the whole poll.
-        let Some(recorder) = (unsafe { recorder.as_ref() }) else { return inner.poll(cx) };
+        let recorder = unsafe { recorder::current().as_ref() };
         let id = this.site.id();
-        let Some(cell) = recorder.cell(id) else { return inner.poll(cx) };
-        let frame = PollFrame::begin(recorder, cell, id);
+        if *this.state == State::Untimed {
+            return untimed_poll(inner, cx, recorder, id, this.state, *this.shift);
+        }
+        let Some((recorder, cell)) = recorder.and_then(|r| Some((r, r.cell(id)?))) else { return inner.poll(cx) };
+        let frame = PollFrame::begin(recorder, cell, id, *this.shift);
         if *this.state == State::NotPolled {
             *this.start = frame.start.ticks;
             *this.state = State::Running;
             *this.slot = cell.start_running(frame.start.ticks);
         }
         let result = inner.poll(cx);
-        let (end, inclusive, exclusive) = frame.end();
+        let (end, inclusive, exclusive, own) = frame.end();
         *this.inclusive = this.inclusive.plus(inclusive);
         *this.exclusive = this.exclusive.plus(exclusive);
+        this.own.0 = this.own.0.wrapping_add(own.0);
+        this.own.1 += own.1;
         if result.is_ready() {
             *this.state = State::Done;
             cell.stop_running();
@@ -146,13 +150,60 @@ impl<F: Future> Future for MeasuredFuture<F> {
                 slot.release();
             }
             // First poll and last poll may run on CPUs whose counters disagree.
-            cell.complete_async(crate::clock::elapsed(*this.start, end), *this.inclusive, *this.exclusive);
+            let wall = crate::clock::elapsed(*this.start, end);
+            let shift = if *this.shift == PLAIN { 0 } else { u32::from(*this.shift) };
+            cell.complete_async(wall, shift, *this.own, *this.inclusive, *this.exclusive);
         }
         if timeline::on() {
             poll_on_timeline(this.site, *this.start, end, inclusive.ticks, result.is_ready());
         }
         result
     }
+}
+
+/// Whether the innermost measured call on this thread was sampled below rate 1, so
+/// that a call nested directly in it is timed (`functions/budgeted.rs`).
+fn forced() -> bool {
+    // SAFETY: a non-null recorder is valid on this thread until its exit hook runs.
+    unsafe { recorder::current().as_ref() }.is_some_and(|r| r.mode() == FORCE)
+}
+
+/// A poll of a call time sampling left untimed: polled through, counted exactly
+/// (polls, and the call when it ends). Under the budget (`shift` > 0) it marks the
+/// thread [`UNTIMED`] for the poll when the enclosing call is timed, so that a timed
+/// call nested in it hands nothing to that one (`functions/budgeted.rs`).
+#[inline]
+fn untimed_poll<F: Future>(
+    inner: Pin<&mut F>,
+    cx: &mut Context<'_>,
+    recorder: Option<&ThreadRecorder>,
+    id: u32,
+    state: &mut State,
+    shift: u8,
+) -> Poll<F::Output> {
+    let marked = recorder.filter(|r| shift > 0 && shift != PLAIN && r.mode() == NORMAL);
+    if let Some(r) = marked {
+        r.mark_untimed();
+    }
+    let result = inner.poll(cx);
+    if let Some(r) = marked {
+        r.clear_untimed();
+    }
+    let ready = result.is_ready();
+    if ready {
+        *state = State::Done;
+    }
+    match recorder.and_then(|r| r.cell(id)) {
+        Some(cell) => {
+            cell.count_events(1);
+            if ready {
+                cell.count_untimed();
+            }
+        }
+        None if ready => switch::count_dropped(),
+        None => {}
+    }
+    result
 }
 
 /// A poll that ended at `end` after `ticks` on the timeline, with its call's start: the
@@ -170,40 +221,61 @@ fn poll_on_timeline(site: &'static FnSite, call_start: u64, end: u64, ticks: u64
     }
 }
 
-/// One poll's frame; accounts itself on drop too, so a panicking poll (which a
-/// runtime may catch) leaves this thread's frame stack consistent.
+/// A call's shift without a budget: its polls are plain frames.
+const PLAIN: u8 = u8::MAX;
+
+/// One poll's frame: plain without a budget, else weighted by `2^shift`
+/// (`record/weighted.rs`), its children deciding for themselves ([`NORMAL`]). Accounts
+/// itself on drop too, so a panicking poll (which a runtime may catch) leaves this
+/// thread's frame stack consistent.
 struct PollFrame<'a> {
     recorder: &'a ThreadRecorder,
     cell: &'a SiteCell,
-    saved: Usage,
+    saved: (Usage, f64),
     start: Usage,
+    shift: u8,
+    saved_mode: u8,
     ended: bool,
 }
 
 impl<'a> PollFrame<'a> {
     #[inline(always)]
-    fn begin(recorder: &'a ThreadRecorder, cell: &'a SiteCell, id: u32) -> Self {
+    fn begin(recorder: &'a ThreadRecorder, cell: &'a SiteCell, id: u32, shift: u8) -> Self {
         hooks::enter(id);
-        let saved = recorder.push_frame();
-        Self { recorder, cell, saved, start: Usage::now(), ended: false }
+        let (saved, saved_mode) = if shift == PLAIN {
+            ((recorder.push_frame(), 0.0), NORMAL)
+        } else {
+            let mode = recorder.set_mode(NORMAL);
+            (recorder.push_budget_frame(), mode)
+        };
+        Self { recorder, cell, saved, start: Usage::now(), shift, saved_mode, ended: false }
     }
 
-    /// Ends the poll: the end tick and the poll's inclusive and exclusive usage.
+    /// Ends the poll: the end tick, the poll's inclusive and exclusive usage, and its
+    /// signed self time with the variance its children put in it.
     #[inline(always)]
-    fn end(mut self) -> (u64, Usage, Usage) {
+    fn end(mut self) -> (u64, Usage, Usage, (i64, f64)) {
         let end = Usage::now();
-        let (inclusive, exclusive) = self.account(end);
+        let (inclusive, exclusive, own) = self.account(end);
         self.ended = true;
-        (end.ticks, inclusive, exclusive)
+        (end.ticks, inclusive, exclusive, own)
     }
 
     #[inline(always)]
-    fn account(&self, end: Usage) -> (Usage, Usage) {
+    fn account(&self, end: Usage) -> (Usage, Usage, (i64, f64)) {
         hooks::exit();
         let inclusive = end.elapsed_since(self.start);
-        let exclusive = self.recorder.pop_frame(self.saved, inclusive);
-        self.cell.add_poll(inclusive.ticks, exclusive.ticks);
-        (inclusive, exclusive)
+        if self.shift == PLAIN {
+            let exclusive = self.recorder.pop_frame(self.saved.0, inclusive);
+            self.cell.add_poll(inclusive.ticks, exclusive.ticks as i64, 0);
+            return (inclusive, exclusive, (exclusive.ticks as i64, 0.0));
+        }
+        let shift = u32::from(self.shift);
+        let under_untimed = self.saved_mode == UNTIMED;
+        let (exclusive, ticks, var) = self.recorder.pop_weighted(self.saved, inclusive, shift, under_untimed);
+        self.recorder.set_mode(self.saved_mode);
+        self.cell.add_poll(inclusive.ticks, ticks, shift);
+        (inclusive, exclusive, (ticks, var))
     }
 }
 

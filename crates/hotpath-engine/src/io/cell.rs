@@ -162,6 +162,11 @@ impl IoCell {
         }
     }
 
+    /// Completed operations of every kind on this thread.
+    pub(crate) fn ops(&self) -> u64 {
+        [&self.read.ops, &self.write.ops, &self.flush.ops, &self.shutdown.ops].iter().map(|c| c.load(Relaxed)).sum()
+    }
+
     /// A failed operation (retryable conditions never get here).
     #[inline(always)]
     pub(crate) fn fail(&self, kind: Kind) {
@@ -252,6 +257,11 @@ impl IoTotals {
     /// True when anything at all was recorded.
     pub(crate) fn is_empty(&self) -> bool {
         self.instances == 0 && self.activity() == 0
+    }
+
+    /// Timed operations of every kind.
+    pub(crate) fn timed_ops(&self) -> u64 {
+        self.read.timed_ops + self.write.timed_ops + self.flush.timed_ops + self.shutdown.timed_ops
     }
 
     /// Operations and errors of every kind.

@@ -22,7 +22,8 @@ mod tokio;
 mod wrapper;
 
 pub(crate) use cell::IoTotals;
-pub(crate) use recorder::{collect, reset};
+pub(crate) use recorder::{collect, op_counts, reset};
+pub(crate) use sampling::{reset_shifts, set_shift, shift};
 pub(crate) use section::{section, timed};
 pub(crate) use site::registered;
 pub use site::{IoEntry, IoSite};

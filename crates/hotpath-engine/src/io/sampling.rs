@@ -1,20 +1,35 @@
-//! Which `io!` operations get their two clock reads (the engine's `sampling`, for
-//! `io`). Counts and bytes are always exact; durations, Avg, percentiles and Rate
-//! come from the timed operations only.
+//! Which `io!` operations get their two clock reads: the engine's `sampling` for `io`
+//! (a static rate), or under the overhead budget each entry's own rate `2^-shift`,
+//! which the budget's thread sets from the entry's operations per second. Counts and
+//! bytes are always exact; durations, Avg, percentiles and Rate come from the timed
+//! operations only (a uniform sample at every moment: their mean is the estimate).
+
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 use super::cell::UNTIMED;
 use crate::clock;
 use crate::sampling::{self, Sampled};
+
+/// Entry ids the per-thread cells hold (`recorder::IoCells`).
+const CAPACITY: usize = 32_768;
+
+/// Each entry's shift under the budget; 0 without one. Zeroed memory, touched only
+/// where ids are used.
+static SHIFTS: [AtomicU8; CAPACITY] = [const { AtomicU8::new(0) }; CAPACITY];
+/// The highest shift each entry had this session (its lowest rate, for the report).
+static HIGHEST: [AtomicU8; CAPACITY] = [const { AtomicU8::new(0) }; CAPACITY];
 
 /// The configured fraction of timed operations.
 pub(crate) fn rate() -> f64 {
     sampling::rate(Sampled::Io)
 }
 
-/// Starts an operation: the current tick if it is to be timed, else [`UNTIMED`].
+/// Starts an operation of entry `id`: the current tick if it is to be timed, else
+/// [`UNTIMED`].
 #[inline(always)]
-pub(crate) fn start() -> u64 {
-    if sampling::timed(Sampled::Io) {
+pub(crate) fn start(id: u32) -> u64 {
+    let shift = SHIFTS.get(id as usize).map_or(0, |s| u32::from(s.load(Relaxed)));
+    if sampling::timed_at(Sampled::Io, shift).is_some() {
         // Ticks 0 and 1 are reserved for "idle" and "untimed".
         clock::now().max(UNTIMED + 1)
     } else {
@@ -30,4 +45,28 @@ pub(crate) fn end(start: u64) -> u64 {
     } else {
         0
     }
+}
+
+/// Sets entry `id`'s timing rate to `2^-shift` (the budget's thread).
+pub(crate) fn set_shift(id: usize, shift: u32) {
+    let shift = shift.min(u32::from(u8::MAX)) as u8;
+    if let (Some(s), Some(h)) = (SHIFTS.get(id), HIGHEST.get(id)) {
+        s.store(shift, Relaxed);
+        h.fetch_max(shift, Relaxed);
+    }
+}
+
+/// Entry `id`'s highest shift this session.
+pub(crate) fn highest_shift(id: usize) -> u32 {
+    HIGHEST.get(id).map_or(0, |s| u32::from(s.load(Relaxed)))
+}
+
+/// Entry `id`'s current shift.
+pub(crate) fn shift(id: usize) -> u32 {
+    SHIFTS.get(id).map_or(0, |s| u32::from(s.load(Relaxed)))
+}
+
+/// Every entry timed at the static rate again (a new session).
+pub(crate) fn reset_shifts() {
+    SHIFTS.iter().chain(&HIGHEST).filter(|s| s.load(Relaxed) != 0).for_each(|s| s.store(0, Relaxed));
 }

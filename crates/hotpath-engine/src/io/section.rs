@@ -1,6 +1,6 @@
 //! Builds the `io` section from merged per-entry totals.
 
-use hotpath_model::{IoControl, IoRow, IoSection, IoTransfer, Percentiles};
+use hotpath_model::{percentile_label, DurationEstimate, IoControl, IoRow, IoSection, IoTransfer, Percentiles};
 
 use super::cell::{ControlTotals, IoTotals, TransferTotals};
 use super::sampling;
@@ -8,6 +8,7 @@ use super::site::{registered, IoEntry};
 use crate::clock::to_ns;
 use crate::entries::{short_type_name, Entry};
 use crate::options::Options;
+use crate::record::weighted::{percentile_ci95, sum_ci95};
 
 /// Rows for every entry with activity, sorted by total operation time (then bytes),
 /// filtered by focus and cut to the limit. `None` when no `io!` value was used.
@@ -17,7 +18,7 @@ pub(crate) fn section(totals: &[IoTotals], ratio: f64, config: &Options) -> Opti
         .iter()
         .enumerate()
         .filter(|(_, t)| !t.is_empty())
-        .filter_map(|(id, t)| entries.get(id).map(|e| row(e, t, ratio, config)))
+        .filter_map(|(id, t)| entries.get(id).map(|e| row(e, t, ratio, config, sampling::highest_shift(id))))
         .collect();
     if rows.is_empty() {
         return None;
@@ -45,10 +46,10 @@ pub(crate) fn section(totals: &[IoTotals], ratio: f64, config: &Options) -> Opti
 
 /// Any time the clock ratio is needed: something was timed.
 pub(crate) fn timed(totals: &[IoTotals]) -> bool {
-    totals.iter().any(|t| t.read.timed_ops + t.write.timed_ops + t.flush.timed_ops + t.shutdown.timed_ops > 0)
+    totals.iter().any(|t| t.timed_ops() > 0)
 }
 
-fn row(entry: &Entry<IoEntry>, t: &IoTotals, ratio: f64, config: &Options) -> IoRow {
+fn row(entry: &Entry<IoEntry>, t: &IoTotals, ratio: f64, config: &Options, shift: u32) -> IoRow {
     let mut row = IoRow::default();
     row.name = entry.name().to_string();
     row.label = entry.label().map(str::to_string);
@@ -57,14 +58,15 @@ fn row(entry: &Entry<IoEntry>, t: &IoTotals, ratio: f64, config: &Options) -> Io
     row.type_name = entry.type_name().to_string();
     row.iter = entry.iter();
     row.instances = t.instances;
-    row.read = transfer(&t.read, ratio, config);
-    row.write = transfer(&t.write, ratio, config);
+    row.read = transfer(&t.read, ratio, config, shift);
+    row.write = transfer(&t.write, ratio, config, shift);
     row.flush = control(&t.flush, ratio);
     row.shutdown = control(&t.shutdown, ratio);
     row
 }
 
-fn transfer(t: &TransferTotals, ratio: f64, config: &Options) -> IoTransfer {
+/// One direction's figures; `shift`: the entry's lowest rate `2^-shift` this session.
+fn transfer(t: &TransferTotals, ratio: f64, config: &Options, shift: u32) -> IoTransfer {
     let ns = |ticks| to_ns(ticks, ratio);
     let (min, max) = if t.timed_ops == 0 { (0, 0) } else { (t.min, t.max) };
     let mut out = IoTransfer::default();
@@ -86,8 +88,38 @@ fn transfer(t: &TransferTotals, ratio: f64, config: &Options) -> IoTransfer {
         let secs = out.timed_ns.max(1) as f64 / 1e9;
         out.bytes_per_sec = Some((t.timed_bytes as f64 / secs).round() as u64);
         out.buckets = crate::record::buckets(&t.histogram, t.timed_ticks, ratio, config);
+        if config.overhead_budget.is_some() && t.timed_ops < t.ops {
+            let at = |p: f64| ns(t.histogram.percentile(p).clamp(min, max));
+            out.estimate = Some(Box::new(estimate(t, (ratio, shift), config, at)));
+        }
     }
     out
+}
+
+/// The rate and intervals of a transfer's figures under the budget. The timed
+/// operations are a uniform sample at each moment and their mean the estimate (a ratio
+/// estimator): the total of all `N` operations is `N·mean`, of variance
+/// `N²·s²/n·(1 - n/N)` with `s²` the timed durations' variance (from the histogram's
+/// bucket midpoints, within their 0.8%).
+fn estimate(
+    t: &TransferTotals,
+    (ratio, shift): (f64, u32),
+    config: &Options,
+    at: impl Fn(f64) -> u64,
+) -> DurationEstimate {
+    let (n, all) = (t.timed_ops as f64, t.ops as f64);
+    let mean = t.timed_ticks as f64 / n;
+    let squares: f64 = t.histogram.midpoints().map(|(m, k)| k as f64 * (m - mean) * (m - mean)).sum();
+    let s2 = squares / (n - 1.0).max(1.0);
+    let var = all * all * s2 / n * (1.0 - n / all).max(0.0);
+    let total = (t.timed_ticks as u128 * t.ops as u128 / t.timed_ops as u128) as u64;
+    let mut e = DurationEstimate::default();
+    e.rate = n / all;
+    e.min_rate = 1.0 / f64::from(1u32 << shift.min(31));
+    e.total_ns_ci95 = sum_ci95(to_ns(total, ratio), var, t.max, shift, ratio);
+    e.percentiles_ns_ci95 =
+        config.percentiles.iter().map(|&p| (percentile_label(p), percentile_ci95(p, t.timed_ops, &at))).collect();
+    e
 }
 
 fn control(t: &ControlTotals, ratio: f64) -> IoControl {

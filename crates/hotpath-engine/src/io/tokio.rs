@@ -25,10 +25,10 @@ const IDLE: u64 = 0;
 
 /// Marks the first poll of an operation of `kind`.
 #[inline(always)]
-fn begin(pending: &mut [u64; 4], kind: Kind) {
+fn begin(entry: &Entry<IoEntry>, pending: &mut [u64; 4], kind: Kind) {
     let slot = &mut pending[kind as usize];
     if *slot == IDLE {
-        *slot = sampling::start();
+        *slot = sampling::start(entry.id());
     }
 }
 
@@ -52,7 +52,7 @@ impl<T: AsyncRead> AsyncRead for Io<T> {
     fn poll_read(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<std::io::Result<()>> {
         let this = self.project();
         let Some(entry) = active(*this.entry) else { return this.inner.poll_read(cx, buf) };
-        begin(this.pending, Kind::Read);
+        begin(entry, this.pending, Kind::Read);
         let before = buf.filled().len();
         let poll = this.inner.poll_read(cx, buf);
         let read = buf.filled().len().saturating_sub(before);
@@ -65,7 +65,7 @@ impl<T: AsyncWrite> AsyncWrite for Io<T> {
     fn poll_write(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<std::io::Result<usize>> {
         let this = self.project();
         let Some(entry) = active(*this.entry) else { return this.inner.poll_write(cx, buf) };
-        begin(this.pending, Kind::Write);
+        begin(entry, this.pending, Kind::Write);
         let poll = this.inner.poll_write(cx, buf);
         end(entry, this.pending, Kind::Write, &poll, bytes);
         poll
@@ -78,7 +78,7 @@ impl<T: AsyncWrite> AsyncWrite for Io<T> {
     ) -> Poll<std::io::Result<usize>> {
         let this = self.project();
         let Some(entry) = active(*this.entry) else { return this.inner.poll_write_vectored(cx, bufs) };
-        begin(this.pending, Kind::Write);
+        begin(entry, this.pending, Kind::Write);
         let poll = this.inner.poll_write_vectored(cx, bufs);
         end(entry, this.pending, Kind::Write, &poll, bytes);
         poll
@@ -91,7 +91,7 @@ impl<T: AsyncWrite> AsyncWrite for Io<T> {
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
         let this = self.project();
         let Some(entry) = active(*this.entry) else { return this.inner.poll_flush(cx) };
-        begin(this.pending, Kind::Flush);
+        begin(entry, this.pending, Kind::Flush);
         let poll = this.inner.poll_flush(cx);
         end(entry, this.pending, Kind::Flush, &poll, unit);
         poll
@@ -100,7 +100,7 @@ impl<T: AsyncWrite> AsyncWrite for Io<T> {
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
         let this = self.project();
         let Some(entry) = active(*this.entry) else { return this.inner.poll_shutdown(cx) };
-        begin(this.pending, Kind::Shutdown);
+        begin(entry, this.pending, Kind::Shutdown);
         let poll = this.inner.poll_shutdown(cx);
         end(entry, this.pending, Kind::Shutdown, &poll, unit);
         poll

@@ -71,7 +71,7 @@ pub fn io_unwrap<T>(io: Io<T>) -> T {
 macro_rules! measured {
     ($self:ident, $kind:expr, $outcome:path, $call:expr) => {{
         let Some(entry) = active($self.entry) else { return $call };
-        let start = sampling::start();
+        let start = sampling::start(entry.id());
         let result = $call;
         let end = sampling::end(start);
         record::finish(entry, $kind, start, end, $outcome(&result));

@@ -43,7 +43,7 @@ macro_rules! acquire {
             None => {
                 let start = $crate::clock::now();
                 let inner = $wait.await;
-                ($crate::locks::entry::Held::new(mode, mode.contended(start)), inner)
+                (mode.contended(start), inner)
             }
         }
     }};

@@ -167,7 +167,7 @@ impl<'a, T: ?Sized> RwLockUpgradableReadGuard<'a, T> {
             Err(inner) => {
                 let start = clock::now();
                 let inner = al::RwLockUpgradableReadGuard::upgrade(inner).await;
-                RwLockWriteGuard { _held: Held::new(mode, mode.contended(start)), inner }
+                RwLockWriteGuard { _held: mode.contended(start), inner }
             }
         }
     }

@@ -17,8 +17,8 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use crate::clock;
 use crate::entries::{Entry, Instrument, Registry, Site};
 use crate::reach::Derefs;
-use crate::record::{count_metric, record_metric, Metric};
-use crate::sampling::{self, Sampled};
+use crate::record::{count_metric, metric_timed, record_metric, Metric};
+use crate::sampling::Sampled;
 use crate::timeline::{self, Kind};
 
 /// One in this many uncontended acquisitions per thread and lock mode has its hold timed.
@@ -47,21 +47,21 @@ impl Mode {
         Self { contended: Metric::new(), hold: Metric::new(), sampled }
     }
 
-    /// Ends a contended acquisition that started waiting at `start`; returns the
-    /// acquisition tick, or 0 when time sampling leaves this acquisition untimed.
+    /// Ends a contended acquisition that started waiting at `start`: its hold is timed
+    /// when its wait is (at the wait's rate, under the overhead budget).
     #[inline]
-    pub(crate) fn contended(&'static self, start: u64) -> u64 {
+    pub(crate) fn contended(&'static self, start: u64) -> Held {
         let now = clock::now();
         count_metric(self.contended, 1);
         count_metric(self.hold, 1);
-        if !sampling::timed(self.sampled) {
-            return 0;
-        }
-        record_metric(self.contended, now.saturating_sub(start));
+        let Some(shift) = metric_timed(self.sampled, self.contended) else {
+            return Held { mode: self, acquired: 0, shift: 0 };
+        };
+        record_metric(self.contended, now.saturating_sub(start), shift);
         if timeline::on() {
             timeline::slice(Kind::LockWait, self.contended.id(), start, now.saturating_sub(start), 0);
         }
-        now
+        Held { mode: self, acquired: now, shift }
     }
 }
 
@@ -133,38 +133,34 @@ pub(crate) fn rw_lock_entry<T: ?Sized>(
     e
 }
 
-/// What a guard wrapper carries: where to record, and the acquisition tick when its
-/// hold is timed (0 when not).
+/// What a guard wrapper carries: where to record, the acquisition tick when its hold
+/// is timed (0 when not) and the shift of its weight (the overhead budget's rate).
 pub(crate) struct Held {
     mode: &'static Mode,
     acquired: u64,
+    shift: u32,
 }
 
 impl Held {
-    /// A contended acquisition (counted by [`Mode::contended`]) at tick `acquired`.
-    #[inline(always)]
-    pub(crate) fn new(mode: &'static Mode, acquired: u64) -> Self {
-        Self { mode, acquired }
-    }
-
     /// An uncontended acquisition, now: counted, and timed if it is this thread's sample.
     #[inline(always)]
     pub(crate) fn now(mode: &'static Mode) -> Self {
         let count = count_metric(mode.hold, 1);
         if count % HOLD_SAMPLE != 1 {
             // On the timeline every hold is timed, so each shows as a slice.
-            return if timeline::on() { Self::timed(mode) } else { Self { mode, acquired: 0 } };
+            return if timeline::on() { Self::timed(mode) } else { Self { mode, acquired: 0, shift: 0 } };
         }
-        let acquired = if sampling::timed(mode.sampled) { clock::now() } else { 0 };
-        Self { mode, acquired }
+        Self::timed(mode)
     }
 
-    /// A hold timed because the timeline records (out of line: the common path stays).
-    #[cold]
-    #[inline(never)]
+    /// A hold this thread samples (or that the timeline records): timed at the hold
+    /// metric's rate.
+    #[inline(always)]
     fn timed(mode: &'static Mode) -> Self {
-        let acquired = if sampling::timed(mode.sampled) { clock::now() } else { 0 };
-        Self { mode, acquired }
+        match metric_timed(mode.sampled, mode.hold) {
+            Some(shift) => Self { mode, acquired: clock::now(), shift },
+            None => Self { mode, acquired: 0, shift: 0 },
+        }
     }
 }
 
@@ -173,7 +169,7 @@ impl Held {
     #[inline(never)]
     fn record(&self) {
         let held = clock::now().saturating_sub(self.acquired);
-        record_metric(self.mode.hold, held);
+        record_metric(self.mode.hold, held, self.shift);
         if timeline::on() {
             timeline::slice(Kind::LockHold, self.mode.hold.id(), self.acquired, held, 0);
         }
@@ -197,7 +193,7 @@ impl Drop for Held {
 pub(crate) fn contended<G>(mode: &'static Mode, wait: impl FnOnce() -> G) -> (Held, G) {
     let start = clock::now();
     let guard = wait();
-    (Held::new(mode, mode.contended(start)), guard)
+    (mode.contended(start), guard)
 }
 
 /// [`contended`] for a wait that can time out: a timeout is no acquisition and records
@@ -208,5 +204,5 @@ pub(crate) fn contended<G>(mode: &'static Mode, wait: impl FnOnce() -> G) -> (He
 pub(crate) fn contended_for<G>(mode: &'static Mode, wait: impl FnOnce() -> Option<G>) -> Option<(Held, G)> {
     let start = clock::now();
     let guard = wait()?;
-    Some((Held::new(mode, mode.contended(start)), guard))
+    Some((mode.contended(start), guard))
 }

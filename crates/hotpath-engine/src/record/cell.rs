@@ -181,31 +181,33 @@ impl SiteCell {
         (timed + self.untimed.load(Relaxed), timed)
     }
 
-    /// Accounts one poll of an async call: its duration and exclusive time.
+    /// Accounts one poll of an async call timed at rate `2^-shift` (`weighted.rs`):
+    /// its duration and exclusive time (signed: children's estimates subtracted).
     #[inline(always)]
-    pub(crate) fn add_poll(&self, elapsed: u64, self_time: u64) {
+    pub(crate) fn add_poll(&self, elapsed: u64, self_time: i64, shift: u32) {
         bump(&self.polls, 1);
-        bump(&self.busy, elapsed);
-        bump(&self.self_time, self_time);
+        bump(&self.busy, elapsed << shift);
+        bump(&self.self_time, (self_time as u64) << shift);
     }
 
-    /// Ends an async call: `wall` ticks span first poll to ready; `inclusive` and
-    /// `exclusive` sum the allocations of all its polls.
+    /// Ends an async call timed at `2^-shift`: `wall` ticks span first poll to ready;
+    /// `own` is its polls' self time and the variance their children's sampling put
+    /// in it; `inclusive` and `exclusive` sum the allocations of all its polls.
     #[inline(always)]
-    pub(crate) fn complete_async(&self, wall: u64, inclusive: Usage, exclusive: Usage) {
-        bump(&self.total, wall);
-        self.complete(wall);
+    pub(crate) fn complete_async(&self, wall: u64, shift: u32, own: (i64, f64), inclusive: Usage, exclusive: Usage) {
+        bump(&self.total, wall << shift);
+        self.complete(wall, shift, own);
         #[cfg(feature = "alloc")]
         self.alloc.record(inclusive, exclusive, true);
         #[cfg(not(feature = "alloc"))]
         let _ = (inclusive, exclusive);
     }
 
-    /// Records one duration of a metric (see `record::metric`): count, sum,
-    /// min, max and histogram, as for a completed call.
+    /// Records one duration of a metric (see `record::metric`) timed at `2^-shift`:
+    /// count, sum, min, max and histogram, as for a completed call.
     #[inline(always)]
-    pub(crate) fn record(&self, elapsed: u64) {
-        self.complete(elapsed);
+    pub(crate) fn record(&self, elapsed: u64, shift: u32) {
+        self.complete(elapsed, shift, (elapsed as i64, 0.0));
     }
 
     /// Counts `n` events of a metric site that carry no duration (lock acquisitions,
@@ -217,10 +219,17 @@ impl SiteCell {
         count
     }
 
+    /// A completed call or duration timed at `2^-shift`: the sum and histogram
+    /// weighted by `2^shift`, the variance kept when anything is estimated.
     #[inline(always)]
-    fn complete(&self, elapsed: u64) {
+    fn complete(&self, elapsed: u64, shift: u32, own: (i64, f64)) {
         self.count(elapsed);
-        self.histogram.record(elapsed);
+        if shift == 0 && own.1 == 0.0 {
+            return self.histogram.record(elapsed);
+        }
+        bump(&self.sum, (elapsed << shift) - elapsed);
+        self.weighted.record(shift, elapsed, own.0, own.1);
+        self.histogram.record_n(elapsed, 1 << shift);
     }
 
     /// A completed call's count, sum and extremes.

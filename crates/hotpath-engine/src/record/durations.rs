@@ -1,20 +1,27 @@
 //! Turns the merged totals of a site (counts, sums and histograms in clock ticks) into
 //! the report's [`DurationStats`], for every section that summarizes durations.
 
-use hotpath_model::{exponential_index, Buckets, DurationStats, Percentiles, BUCKET_BOUNDS_NS};
+use hotpath_model::BUCKET_BOUNDS_NS;
+use hotpath_model::{exponential_index, percentile_label, Buckets, DurationEstimate, DurationStats, Percentiles};
 
 use crate::clock::to_ns;
 use crate::histogram::Histogram;
 use crate::options::Options;
+use crate::record::weighted::{percentile_ci95, sum_ci95};
 use crate::record::SiteTotals;
 
 /// Count, total, mean, max and configured percentiles of the durations in `t`, plus
 /// `zeros` durations of zero that were counted but never recorded (an uncontended lock
 /// acquisition waits 0 and costs no histogram write). Percentiles are bucket midpoints
 /// clamped into the observed `[min, max]`, so a single value is exact.
+///
+/// Under the overhead budget the sums and histogram are already weighted (each timed
+/// duration stands for `2^k`, `weighted.rs`): the count adds the durations the timed
+/// ones stand for, and the summary gets its rate and 95% intervals.
 pub(crate) fn stats(t: &SiteTotals, zeros: u64, ratio: f64, config: &Options) -> DurationStats {
     let ns = |ticks| to_ns(ticks, ratio);
-    let count = t.calls + zeros;
+    let w = &t.weighted;
+    let count = t.calls + w.extra + zeros;
     let (min, max) = match (t.calls, zeros) {
         (0, 0) => (0, 0),
         (0, _) => (0, 0),
@@ -31,6 +38,18 @@ pub(crate) fn stats(t: &SiteTotals, zeros: u64, ratio: f64, config: &Options) ->
     stats.percentiles_ns =
         Percentiles(config.percentiles.iter().map(|&p| (p, ns(histogram.percentile(p).clamp(min, max)))).collect());
     stats.buckets = buckets(&histogram, t.sum, ratio, config);
+    if w.extra > 0 {
+        let at = |p: f64| ns(histogram.percentile(p).clamp(min, max));
+        let mut e = DurationEstimate::default();
+        // Operations the budget left untimed are counted (`untimed`) where the
+        // instrument decides per operation; the weights' own count otherwise.
+        e.rate = t.calls as f64 / (t.calls + t.untimed.max(w.extra)).max(1) as f64;
+        e.min_rate = 1.0 / f64::from(1u32 << w.max_shift.min(31));
+        e.total_ns_ci95 = sum_ci95(stats.total_ns, w.var_total, max, w.max_shift, ratio);
+        e.percentiles_ns_ci95 =
+            config.percentiles.iter().map(|&p| (percentile_label(p), percentile_ci95(p, t.calls, at))).collect();
+        stats.estimate = Some(Box::new(e));
+    }
     stats
 }
 

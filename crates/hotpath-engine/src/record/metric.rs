@@ -15,16 +15,24 @@
 
 use std::cell::Cell;
 use std::ptr;
-use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU32, AtomicU8, Ordering::Relaxed};
 
 use super::cell::{SiteCell, SiteTotals};
 use super::{Cells, Current, ExitHook, Recorder, Registry};
+use crate::sampling::{self, Sampled};
 use crate::{memory, switch};
 
 /// Cells for metric ids below 32,768. Entries take 1 (stream) to 4 (RwLock) metrics, 9
 /// over the four instruments, and each instrument holds at most `MAX_SHARED` +
 /// `MAX_INSTANCES` (3,000) entries besides its sites' overflow entries (`entries`).
 type MetricCells = Cells<SiteCell, 512>;
+/// The ids [`MetricCells`] holds.
+const CAPACITY: usize = 32_768;
+
+/// Under the overhead budget, each metric's timing rate `2^-shift`, set by the budget's
+/// thread (`budget/`); 0 (every operation timed) without one. 32 KiB of zeroed memory,
+/// touched only where ids are used.
+static SHIFTS: [AtomicU8; CAPACITY] = [const { AtomicU8::new(0) }; CAPACITY];
 
 /// One quantity of one entry: an index into every thread's metric cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,6 +50,12 @@ impl Metric {
     #[inline(always)]
     pub(crate) fn id(self) -> u32 {
         self.0
+    }
+
+    /// Its timing rate under the budget, `2^-shift`.
+    #[inline(always)]
+    pub(crate) fn shift(self) -> u32 {
+        SHIFTS.get(self.0 as usize).map_or(0, |s| u32::from(s.load(Relaxed)))
     }
 
     /// Its totals in `totals` (from [`collect`]), if it recorded anything.
@@ -97,15 +111,71 @@ fn with_cell<O>(metric: Metric, f: impl FnOnce(&SiteCell) -> O) -> Option<O> {
     .flatten()
 }
 
-/// Records `ticks` for `metric` on this thread. One relaxed load when profiling is off.
+/// Whether this operation of `metric` (an instrument whose static rate is `kind`'s) is
+/// timed, and the shift of its weight if so (`sampling::timed_at`). An operation the
+/// budget leaves untimed is counted, so that the budget sees the metric's rate.
 #[inline(always)]
-pub(crate) fn record_metric(metric: Metric, ticks: u64) {
+pub(crate) fn metric_timed(kind: Sampled, metric: Metric) -> Option<u32> {
+    let shift = metric.shift();
+    let timed = sampling::timed_at(kind, shift);
+    if timed.is_none() && shift > 0 {
+        count_untimed(metric);
+    }
+    timed
+}
+
+#[cold]
+#[inline(never)]
+fn count_untimed(metric: Metric) {
+    if switch::enabled() {
+        with_cell(metric, |cell| cell.count_untimed());
+    }
+}
+
+/// Records `ticks` for `metric` on this thread, an operation timed at rate `2^-shift`
+/// (weighted by `2^shift`, `weighted.rs`). One relaxed load when profiling is off.
+#[inline(always)]
+pub(crate) fn record_metric(metric: Metric, ticks: u64, shift: u32) {
     if !switch::enabled() {
         return;
     }
-    if with_cell(metric, |cell| cell.record(ticks)).is_none() {
+    if with_cell(metric, |cell| cell.record(ticks, shift)).is_none() {
         switch::count_dropped();
     }
+}
+
+/// Each metric's operations counted on live threads, timed or not, and the timed ones
+/// (the overhead budget's reading), indexed by id.
+pub(crate) fn metric_counts() -> Vec<(u64, u64)> {
+    let mut out = Vec::new();
+    REGISTRY.for_each_live(|r| {
+        r.for_each_cell(|id, cell| {
+            if out.len() <= id {
+                out.resize(id + 1, (0, 0));
+            }
+            let (ops, timed) = cell.counted();
+            out[id].0 += ops;
+            out[id].1 += timed;
+        })
+    });
+    out
+}
+
+/// Sets metric `id`'s timing rate to `2^-shift` (the budget's thread).
+pub(crate) fn set_metric_shift(id: usize, shift: u32) {
+    if let Some(s) = SHIFTS.get(id) {
+        s.store(shift.min(u32::from(u8::MAX)) as u8, Relaxed);
+    }
+}
+
+/// Every metric timed at rate 1 again (a new session).
+pub(crate) fn reset_metric_shifts() {
+    SHIFTS.iter().filter(|s| s.load(Relaxed) != 0).for_each(|s| s.store(0, Relaxed));
+}
+
+/// The current shift of metric `id`.
+pub(crate) fn metric_shift(id: usize) -> u32 {
+    SHIFTS.get(id).map_or(0, |s| u32::from(s.load(Relaxed)))
 }
 
 /// Counts `n` events for `metric` on this thread; returns the thread's new count for the

@@ -51,6 +51,7 @@ pub(crate) use cells::Cells;
 pub(crate) use countdown::Countdowns;
 pub(crate) use durations::buckets;
 pub(crate) use metric::{collect as collect_metrics, count_metric, record_metric, reset as reset_metrics, Metric};
+pub(crate) use metric::{metric_counts, metric_shift, metric_timed, reset_metric_shifts, set_metric_shift};
 pub use recorder::ThreadMark;
 pub(crate) use recorder::{
     attached, call_counts, collect, current, live_threads, reset, restart_countdowns, ThreadRecorder, FORCE, NORMAL,

@@ -130,6 +130,26 @@ pub(crate) fn half_width_95(var: f64) -> f64 {
     1.959_964 * var.max(0.0).sqrt()
 }
 
+/// The 95% interval of an estimated sum `value` (ns) of variance `var` (ticks²), `ratio`
+/// ns a tick. Wall times are heavy-tailed (a preempted call lasts milliseconds): a long
+/// call that fell among the untimed ones is missing from the sums and from the
+/// variance estimate alike. The interval therefore also allows for one call as long as
+/// the longest timed one (`max` ticks) being missed, or counted `2^k` times:
+/// `(2^k - 1)·max²`, at the lowest rate the site had (`max_shift`).
+pub(crate) fn sum_ci95(value: u64, var: f64, max: u64, max_shift: u32, ratio: f64) -> [u64; 2] {
+    let tail = (f64::from(1u32 << max_shift.min(31)) - 1.0) * (max as f64) * (max as f64);
+    let half = half_width_95(var + tail) * ratio;
+    [(value as f64 - half).max(0.0) as u64, (value as f64 + half) as u64]
+}
+
+/// The 95% interval of percentile `p` over `n` timed values: the values (read by `at`)
+/// at the ranks 1.96 standard errors of a binomial proportion on either side.
+pub(crate) fn percentile_ci95(p: f64, n: u64, at: impl Fn(f64) -> u64) -> [u64; 2] {
+    let q = p / 100.0;
+    let d = 1.959_964 * (q * (1.0 - q) / n.max(1) as f64).sqrt();
+    [at(((q - d) * 100.0).clamp(0.0, 100.0)), at(((q + d) * 100.0).clamp(0.0, 100.0))]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

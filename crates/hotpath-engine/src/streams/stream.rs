@@ -115,7 +115,7 @@ impl Meter {
     fn flush(&mut self, now: u64) {
         if self.window_items > 0 {
             count_metric(self.entry.items, self.window_items);
-            record_metric(self.entry.items, now.saturating_sub(self.window_start) / self.window_items);
+            record_metric(self.entry.items, now.saturating_sub(self.window_start) / self.window_items, 0);
         }
         self.window_start = now;
         self.window_items = 0;

@@ -6,10 +6,17 @@
 //!   heavy : light = 3 : 1, and parent's self time is 2/6 of its total.
 //! - `tiny N`: N calls of `tiny`, a function of about 10 ns (each call's input is the
 //!   last one's result).
+//! - `instruments N [ITERS]`: N rounds of the other timed instruments, each hot: a
+//!   `mutex!` held for 3 work units and one for 1, a message through a `channel!`, a
+//!   byte written to an `io!` sink, and a `future!` of 3 units and one of 1 (polled
+//!   to completion on this thread).
 //!
 //! The budget comes from `HOTPATH_OVERHEAD_BUDGET`; the report is JSON on stdout.
 
+use std::future::Future;
 use std::hint::black_box;
+use std::io::Write;
+use std::task::{Context, Poll, Waker};
 
 /// Iterations of one work unit by default (about 2 µs in a release build); the third
 /// argument of `split` sets it.
@@ -58,6 +65,35 @@ fn tiny(x: u64) -> u64 {
     y
 }
 
+/// Polls `f` on this thread until it is ready.
+fn block_on<F: Future>(f: F) -> F::Output {
+    let mut f = std::pin::pin!(f);
+    let mut cx = Context::from_waker(Waker::noop());
+    loop {
+        if let Poll::Ready(v) = f.as_mut().poll(&mut cx) {
+            return v;
+        }
+    }
+}
+
+fn instruments(n: u64) -> u64 {
+    let heavy = hotpath::mutex!(std::sync::Mutex::new(0u64), label = "heavy_lock");
+    let light = hotpath::mutex!(std::sync::Mutex::new(0u64), label = "light_lock");
+    let (tx, rx) = hotpath::channel!(std::sync::mpsc::channel::<u64>(), label = "pipe");
+    let mut sink = hotpath::io!(std::io::sink(), label = "sink");
+    let mut acc = 0;
+    for i in 0..n {
+        *heavy.lock().unwrap() ^= work(3);
+        *light.lock().unwrap() ^= work(1);
+        tx.send(i).unwrap();
+        acc ^= rx.recv().unwrap();
+        sink.write_all(&[i as u8]).unwrap();
+        acc ^= block_on(hotpath::future!(async { work(3) }, label = "heavy_future"));
+        acc ^= block_on(hotpath::future!(async { work(1) }, label = "light_future"));
+    }
+    acc
+}
+
 #[hotpath::main(format = "json")]
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -72,7 +108,8 @@ fn main() {
         // Each call's input depends on the last one's result: otherwise the calls'
         // chains overlap in the core and one takes under 2 ns, not 10.
         "tiny" => (0..n).for_each(|i| acc = tiny(acc ^ i)),
-        other => panic!("unknown mode {other:?}: split N or tiny N"),
+        "instruments" => acc = instruments(n),
+        other => panic!("unknown mode {other:?}: split N, tiny N or instruments N"),
     }
     black_box(acc);
 }

@@ -47,12 +47,13 @@ impl Channels {
             table.row(cells);
         }
         let summary = format!("{}; Slow: {}", shown(self.rows.len(), self.total_channels), self.slow_consumer_rule);
-        let rendered = titled(
+        let mut rendered = titled(
             "channels",
             "Messages, queue length, time senders blocked on a full channel, send-to-receive latency.",
             &summary,
             &table,
         );
+        rendered.push_str(DurationStats::estimate_note(self.rows.iter().map(|r| &r.latency)));
         noted(
             rendered,
             self.rows.iter().map(|r| Reached {

@@ -36,7 +36,7 @@ impl Futures {
             if timed {
                 cells.push(busy);
                 cells.extend(row.wall.cells(meta));
-                cells.push(format_duration_ns(row.wall.total_ns));
+                cells.extend(row.wall.total_cell(meta));
             }
             if alloc {
                 cells.push(row.alloc_bytes_avg.map_or_else(|| "-".into(), format_bytes));
@@ -44,7 +44,8 @@ impl Futures {
             }
             table.row(cells);
         }
-        titled(
+        let note = DurationStats::estimate_note(self.rows.iter().map(|r| &r.wall));
+        let text = titled(
             "futures",
             if timed {
                 "Futures and async functions; Busy is time inside polls, Wall spans first poll to ready."
@@ -53,6 +54,7 @@ impl Futures {
             },
             &shown(self.rows.len(), self.total_futures),
             &table,
-        )
+        );
+        text + note
     }
 }

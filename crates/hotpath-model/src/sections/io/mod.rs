@@ -82,6 +82,11 @@ pub struct IoTransfer {
     /// Timed operations' durations in fixed buckets (live snapshots only, not in JSON).
     #[serde(skip)]
     pub buckets: Option<Buckets>,
+    /// Under the overhead budget, when some operations were not timed: the rate, and
+    /// the 95% intervals of [`estimated_total_ns`](Self::estimated_total_ns) (as
+    /// `total_ns_ci95`) and of the percentiles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimate: Option<Box<crate::DurationEstimate>>,
 }
 
 /// Flushes or shutdowns of one row.

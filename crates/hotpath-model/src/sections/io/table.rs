@@ -72,7 +72,15 @@ impl IoSection {
                 cells.extend(
                     meta.percentiles.iter().map(|p| t.percentiles_ns.get(*p).map_or_else(|| "-".into(), duration)),
                 );
-                cells.push(t.estimated_total_ns().map_or_else(|| "-".into(), format_duration_ns));
+                cells.push(match (t.estimated_total_ns(), &t.estimate) {
+                    (None, _) => "-".into(),
+                    (Some(ns), None) => format_duration_ns(ns),
+                    (Some(ns), Some(e)) => format!(
+                        "≈{} ±{:.1}%",
+                        format_duration_ns(ns),
+                        crate::Estimate::relative_half_width(ns, e.total_ns_ci95) * 100.0
+                    ),
+                });
             }
             if direction == Direction::Write {
                 cells.push(format_count(row.flush.ops));

@@ -3,7 +3,7 @@
 use crate::derefs::{lock_module, noted, Reached};
 use crate::grid::{shown, titled, Table};
 use crate::meta::Meta;
-use crate::stats::LockTiming;
+use crate::stats::{DurationStats, LockTiming};
 
 use super::Mutexes;
 
@@ -14,12 +14,13 @@ impl Mutexes {
         for row in &self.rows {
             table.row(row.lock.cells(&row.name, &row.kind, row.instances, meta));
         }
-        let rendered = titled(
+        let mut rendered = titled(
             "mutexes",
             "Mutex acquisitions: wait to acquire, hold time, acquisitions that found the lock taken.",
             &shown(self.rows.len(), self.total_mutexes),
             &table,
         );
+        rendered.push_str(DurationStats::estimate_note(self.rows.iter().flat_map(|r| [&r.lock.wait, &r.lock.hold])));
         noted(
             rendered,
             self.rows.iter().map(|r| Reached {

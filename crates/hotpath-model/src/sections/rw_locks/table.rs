@@ -3,7 +3,7 @@
 use crate::derefs::{lock_module, noted, Reached};
 use crate::grid::{shown, Table};
 use crate::meta::Meta;
-use crate::stats::LockTiming;
+use crate::stats::{DurationStats, LockTiming};
 
 use super::{RwLockRow, RwLocks};
 
@@ -30,6 +30,8 @@ impl RwLocks {
                 out.push_str(&t.render());
             }
         }
+        let timings = self.rows.iter().flat_map(|r| [&r.reads, &r.writes]);
+        out.push_str(DurationStats::estimate_note(timings.flat_map(|t| [&t.wait, &t.hold])));
         noted(
             out,
             self.rows.iter().map(|r| Reached {

@@ -85,6 +85,7 @@ mod tests {
             max_ns: 3_000,
             percentiles_ns: Percentiles(vec![(50.0, 2_000)]),
             buckets: None,
+            estimate: None,
         };
         row.scope = Some(RouteScope { requests: 4, sql_queries: 8, sql_ns: 4_000, ..RouteScope::default() });
         let section = Server { total_routes: 1, requests: 4, total_ns: 16_000, route_scope: true, rows: vec![row] };
