@@ -106,6 +106,7 @@ pub const RESERVED_LABELS: &[&str] = &[
     "runtime",
     "worker",
     "tracker",
+    "stack",
     "key",
     "source",
     "expression",

@@ -82,6 +82,7 @@ mod tests {
             ("=a", "not a label name"),
             ("__name__=x", "Prometheus's own"),
             ("function=f", "already uses"),
+            ("stack=s", "already uses"),
             ("le=1", "already uses"),
             ("instance=x", "already uses"),
             ("zone=", "empty value"),
