@@ -70,16 +70,7 @@ pub(crate) fn reset() {
 /// Each entry's operations of every kind on live threads, indexed by id (the overhead
 /// budget's reading).
 pub(crate) fn op_counts() -> Vec<u64> {
-    let mut out = Vec::new();
-    REGISTRY.for_each_live(|r| {
-        r.for_each_cell(|id, cell| {
-            if out.len() <= id {
-                out.resize(id + 1, 0);
-            }
-            out[id] += cell.ops();
-        })
-    });
-    out
+    REGISTRY.live_counts(|cell| (cell.ops(), 0)).into_iter().map(|(ops, _)| ops).collect()
 }
 
 /// Every entry's totals over live and exited threads, indexed by entry id.

@@ -147,18 +147,7 @@ pub(crate) fn record_metric(metric: Metric, ticks: u64, shift: u32) {
 /// Each metric's operations counted on live threads, timed or not, and the timed ones
 /// (the overhead budget's reading), indexed by id.
 pub(crate) fn metric_counts() -> Vec<(u64, u64)> {
-    let mut out = Vec::new();
-    REGISTRY.for_each_live(|r| {
-        r.for_each_cell(|id, cell| {
-            if out.len() <= id {
-                out.resize(id + 1, (0, 0));
-            }
-            let (ops, timed) = cell.counted();
-            out[id].0 += ops;
-            out[id].1 += timed;
-        })
-    });
-    out
+    REGISTRY.live_counts(SiteCell::counted)
 }
 
 /// Sets metric `id`'s timing rate to `2^-shift` (the budget's thread).

@@ -373,18 +373,7 @@ pub(crate) fn collect() -> Vec<SiteTotals> {
 /// Every site's calls so far on live threads (timed or not) and timed calls, indexed
 /// by site id: the overhead budget's cheap reading, no histogram merged.
 pub(crate) fn call_counts() -> Vec<(u64, u64)> {
-    let mut out = Vec::new();
-    REGISTRY.for_each_live(|r| {
-        r.for_each_cell(|id, cell| {
-            if out.len() <= id {
-                out.resize(id + 1, (0, 0));
-            }
-            let (calls, timed) = cell.counted();
-            out[id].0 += calls;
-            out[id].1 += timed;
-        })
-    });
-    out
+    REGISTRY.live_counts(SiteCell::counted)
 }
 
 /// Restarts the timing countdowns of the sites in `raised` (id, new shift) on every

@@ -211,6 +211,23 @@ impl<R: Recorder, T: Totals<R::Cell>> Registry<R, T> {
         lock(&self.lists).live.iter().for_each(|r| f(r));
     }
 
+    /// Pairs of counts `read` from every live thread's cells, summed per id (what the
+    /// overhead budget's thread reads each tick).
+    pub(crate) fn live_counts(&self, read: impl Fn(&R::Cell) -> (u64, u64)) -> Vec<(u64, u64)> {
+        let mut out = Vec::new();
+        self.for_each_live(|r| {
+            r.for_each_cell(|id, cell| {
+                if out.len() <= id {
+                    out.resize(id + 1, (0, 0));
+                }
+                let (a, b) = read(cell);
+                out[id].0 += a;
+                out[id].1 += b;
+            })
+        });
+        out
+    }
+
     /// Threads with a live recorder.
     pub(crate) fn live_threads(&self) -> usize {
         lock(&self.lists).live.len()
