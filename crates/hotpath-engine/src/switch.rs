@@ -7,7 +7,7 @@
 //! go to the timeline is a second byte, read only where an event is written (at the
 //! end of a call), so that a call's start is the same with the timeline on or off.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering};
 use std::sync::OnceLock;
 
 /// Recording is off.
@@ -23,7 +23,9 @@ pub const BUDGET: u8 = 3;
 /// only tests read (the truth the estimates are checked against).
 pub const SHADOW: u8 = 4;
 
-static STATE: AtomicU8 = AtomicU8::new(OFF);
+/// A word holding one of the states: `#[measure]` compares it whole (a byte compared
+/// twice was widened between the two compares, one instruction more per call).
+static STATE: AtomicU32 = AtomicU32::new(OFF as u32);
 static FUNCTION_SAMPLING: AtomicBool = AtomicBool::new(false);
 /// [`ON`], or [`BUDGET`] / [`SHADOW`] while an overhead budget governs function timing.
 static TIMED_MODE: AtomicU8 = AtomicU8::new(ON);
@@ -37,12 +39,18 @@ static DROPPED: AtomicU64 = AtomicU64::new(0);
 /// True while a session records.
 #[inline(always)]
 pub fn enabled() -> bool {
-    STATE.load(Ordering::Relaxed) != OFF
+    STATE.load(Ordering::Relaxed) != u32::from(OFF)
 }
 
 /// [`OFF`], [`ON`] or [`SAMPLED`].
 #[inline(always)]
 pub fn state() -> u8 {
+    STATE.load(Ordering::Relaxed) as u8
+}
+
+/// [`state`] as the word it is stored in.
+#[inline(always)]
+pub(crate) fn state_word() -> u32 {
     STATE.load(Ordering::Relaxed)
 }
 
@@ -59,7 +67,7 @@ pub fn set_enabled(on: bool) {
             changed();
         }
     }
-    STATE.store(state, Ordering::Release);
+    STATE.store(u32::from(state), Ordering::Release);
 }
 
 /// Sets what is told when [`traced`] changes (once; later calls are ignored).

@@ -45,11 +45,11 @@ impl FnGuard {
         // SAFETY: a non-null recorder is valid on this thread until its exit hook
         // runs, which cannot happen while this frame is on the stack.
         let r = unsafe { recorder.as_ref() }?;
-        let mode = r.mode();
-        if mode == FORCE || !r.countdowns().skip(site.registered_id()) {
+        // Never true while the thread's calls are forced (the table reads as empty).
+        if !r.countdowns().skip(site.registered_id()) {
             return None;
         }
-        if mode != NORMAL {
+        if r.mode() != NORMAL {
             return Some(Self::inactive());
         }
         r.mark_untimed();
@@ -87,7 +87,7 @@ impl FnGuard {
             let frame = BudgetFrame { cell, saved_var: 0.0, shift: 0, saved_mode: mode };
             let mut guard = Self::tagged(recorder.wrapping_byte_add(SHADOW));
             guard.budget = MaybeUninit::new(frame);
-            guard.start = Usage::now();
+            guard.start = MaybeUninit::new(Usage::now());
             return guard;
         }
         let shift = if mode == FORCE { 0 } else { w.redraw(site.shift()) };
@@ -97,8 +97,8 @@ impl FnGuard {
         let start = Usage::now();
         cell.enter(start.ticks);
         let mut guard = Self::tagged(recorder.wrapping_byte_add(TIMED));
-        guard.saved = saved;
-        guard.start = start;
+        guard.saved = MaybeUninit::new(saved);
+        guard.start = MaybeUninit::new(start);
         guard.budget = MaybeUninit::new(BudgetFrame { cell, saved_var, shift, saved_mode });
         guard
     }
@@ -107,37 +107,41 @@ impl FnGuard {
     /// mark is cleared inline; the tagged ones end out of line.
     #[inline(always)]
     pub(super) fn end_budgeted(&self) {
-        let tag = self.recorder.addr() & (TIMED | SHADOW);
-        if tag == 0 {
+        if self.recorder.addr() & (TIMED | SHADOW) == 0 {
             // SAFETY: an untagged non-null recorder in a guard with no cell is this
             // thread's live recorder, set by `skipped` or `budgeted`.
             unsafe { &*self.recorder }.clear_untimed();
             return;
         }
-        self.end_tagged(tag);
+        self.end_tagged();
     }
 
     #[inline(never)]
-    fn end_tagged(&self, tag: usize) {
-        // SAFETY: `budget` is written together with every tagged recorder (in
-        // `budgeted_slow`), and the untagged pointer is this thread's live recorder.
+    fn end_tagged(&self) {
+        let tag = self.recorder.addr() & (TIMED | SHADOW);
+        // SAFETY: `budget` and `start` are written together with every tagged recorder
+        // (in `budgeted`), and the untagged pointer is this thread's live recorder.
         let (f, r) = unsafe { (self.budget.assume_init(), &*self.recorder.wrapping_byte_sub(tag)) };
+        // SAFETY: as above.
+        let start = unsafe { self.start.assume_init() };
         // SAFETY: the cell of that recorder, which outlives the frame.
         let cell = unsafe { &*f.cell };
         if tag == SHADOW {
-            cell.weighted().shadow(Usage::now().elapsed_since(self.start).ticks);
+            cell.weighted().shadow(Usage::now().elapsed_since(start).ticks);
             r.set_mode(f.saved_mode);
             return;
         }
-        let inclusive = Usage::now().elapsed_since(self.start);
+        let inclusive = Usage::now().elapsed_since(start);
         hooks::exit();
         let under_untimed = f.saved_mode == UNTIMED;
-        let (excl, ticks, child_var) = r.pop_weighted((self.saved, f.saved_var), inclusive, f.shift, under_untimed);
+        // SAFETY: a `TIMED` guard's `saved` is written with its tag.
+        let saved = unsafe { self.saved.assume_init() };
+        let (excl, ticks, child_var) = r.pop_weighted((saved, f.saved_var), inclusive, f.shift, under_untimed);
         r.set_mode(f.saved_mode);
         if switch::state() == switch::SHADOW {
             cell.weighted().shadow(inclusive.ticks);
         }
         cell.exit_weighted(inclusive, (excl, ticks), f.shift, child_var);
-        r.trace_call(cell, self.start.ticks, inclusive.ticks);
+        r.trace_call(cell, start.ticks, inclusive.ticks);
     }
 }

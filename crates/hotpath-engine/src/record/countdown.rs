@@ -15,7 +15,7 @@
 //! collector's, under the table's lock, which the owner takes only to grow the table.
 
 use std::ptr;
-use std::sync::atomic::{AtomicPtr, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
 
 use super::cell::SiteCell;
@@ -78,21 +78,38 @@ pub(crate) struct Countdowns {
     /// the owner changes them, under `table`'s lock.
     base: AtomicPtr<Slot>,
     len: AtomicUsize,
+    /// The length [`skip`](Self::skip) sees: `len`, or 0 while the thread's calls
+    /// are forced, so that an untimed call tests one bound and not also the mode.
+    open: AtomicUsize,
+    forced: AtomicBool,
     table: Mutex<Box<[Slot]>>,
 }
 
 impl Countdowns {
     pub(crate) fn new() -> Self {
-        Self { base: AtomicPtr::new(ptr::null_mut()), len: AtomicUsize::new(0), table: Mutex::new(Box::new([])) }
+        Self {
+            base: AtomicPtr::new(ptr::null_mut()),
+            len: AtomicUsize::new(0),
+            open: AtomicUsize::new(0),
+            forced: AtomicBool::new(false),
+            table: Mutex::new(Box::new([])),
+        }
+    }
+
+    /// The owner's: while `on`, [`skip`](Self::skip) says `false` to every call (the
+    /// thread's calls are forced, `recorder::FORCE`).
+    pub(crate) fn force(&self, on: bool) {
+        self.forced.store(on, Relaxed);
+        self.open.store(if on { 0 } else { self.len.load(Relaxed) }, Relaxed);
     }
 
     /// The owner's untimed call of site `id`: `true` if the countdown runs on (it is
     /// decremented and the call counted in the site's cell), `false` if this call is
-    /// timed or the slot is not made yet.
+    /// timed, forced, or the slot is not made yet.
     #[inline(always)]
     pub(crate) fn skip(&self, id: u32) -> bool {
         let id = id as usize;
-        if id >= self.len.load(Relaxed) {
+        if id >= self.open.load(Relaxed) {
             return false;
         }
         // SAFETY: `base` points at `len` slots; only this (the owner) thread replaces
@@ -144,6 +161,7 @@ impl Countdowns {
         memory::freed(table.len() * size);
         self.base.store(grown.as_ptr().cast_mut(), Relaxed);
         self.len.store(len, Relaxed);
+        self.open.store(if self.forced.load(Relaxed) { 0 } else { len }, Relaxed);
         // The old slots go only now: the owner (this thread) no longer reads them, and
         // the collector reads slots under the lock held here.
         memory::untracked(|| *table = grown);
@@ -224,5 +242,13 @@ mod tests {
         t.restart(200, 0, 7);
         t.restart(9999, 0, 7);
         assert!(!t.skip(200));
+        // Forced, no call skips, through a growth; the countdown waits.
+        t.force(true);
+        assert!(!t.skip(3), "forced calls are timed");
+        t.slot(300, &b);
+        assert!(!t.skip(3), "still forced after growing");
+        t.force(false);
+        assert!(t.skip(3), "the countdown ran on where it was");
+        assert_eq!(a.counted(), (3, 0));
     }
 }

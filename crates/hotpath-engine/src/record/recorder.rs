@@ -196,6 +196,11 @@ impl ThreadRecorder {
     pub(crate) fn set_mode(&self, mode: u8) -> u8 {
         let old = self.mode();
         self.mode.store(mode, Ordering::Relaxed);
+        // Forced calls are timed: the countdowns read as empty to the untimed path,
+        // which then need not test the mode for FORCE (`Countdowns::force`).
+        if (old == FORCE) != (mode == FORCE) {
+            self.countdowns.force(mode == FORCE);
+        }
         old
     }
 
