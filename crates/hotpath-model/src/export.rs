@@ -79,6 +79,47 @@ impl Family {
     }
 }
 
+/// The two families that say how far an estimated figure can be trusted, for a series
+/// whose durations the overhead budget timed only in part: the share of operations
+/// timed (`…_timed_ratio`) and the 95% interval of the estimated total in seconds
+/// (`…_seconds_ci95`, one series per `bound`, `lower` and `upper`). Rows timed whole
+/// have no series in them: their figures are exact.
+pub(crate) struct EstimateFamilies {
+    ratio: Family,
+    interval: Family,
+}
+
+impl EstimateFamilies {
+    /// `ratio` and `interval` name the two families; `what` is the estimated total.
+    pub(crate) fn new(ratio: &'static str, interval: &'static str, what: &'static str) -> Self {
+        Self {
+            ratio: Family::new(ratio, MetricKind::Gauge, "Share of operations timed under the overhead budget."),
+            interval: Family::new(interval, MetricKind::Gauge, what),
+        }
+    }
+
+    /// Adds a row's estimate: its timing rate and the interval of its total, in ns.
+    pub(crate) fn add(&mut self, labels: &[(&'static str, &str)], rate: f64, ci95_ns: [u64; 2]) {
+        self.ratio.value(labels, rate);
+        interval(&mut self.interval, labels, ci95_ns);
+    }
+
+    /// The two families.
+    pub(crate) fn into_families(self) -> [Family; 2] {
+        [self.ratio, self.interval]
+    }
+}
+
+/// Adds the two series (`bound` `lower` and `upper`, in seconds) of a 95% interval
+/// given in ns to a gauge family of intervals.
+pub(crate) fn interval(family: &mut Family, labels: &[(&'static str, &str)], ci95_ns: [u64; 2]) {
+    for (bound, ns) in [("lower", ci95_ns[0]), ("upper", ci95_ns[1])] {
+        let mut l = labels.to_vec();
+        l.push(("bound", bound));
+        family.value(&l, ns as f64 / 1e9);
+    }
+}
+
 fn owned(labels: &[(&'static str, &str)]) -> Vec<(&'static str, String)> {
     labels.iter().map(|(k, v)| (*k, if v.is_empty() { "-".to_string() } else { (*v).to_string() })).collect()
 }
@@ -114,6 +155,7 @@ pub const RESERVED_LABELS: &[&str] = &[
     "caller",
     "clock",
     "code",
+    "bound",
     "le",
     "quantile",
     "job",

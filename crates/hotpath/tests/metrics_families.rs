@@ -7,7 +7,6 @@
 
 mod common;
 
-use std::io::Write as _;
 use std::time::{Duration, Instant};
 
 use common::live::Live;
@@ -93,15 +92,5 @@ fn every_family_has_its_labels_and_passes_promtool() {
             assert!(functions.iter().any(|f| f == function), "{function} is no measured function: {functions:?}");
         }
     }
-    let mut check = std::process::Command::new("promtool")
-        .args(["check", "metrics"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("promtool is installed (scripts/test installs the prometheus package)");
-    check.stdin.take().unwrap().write_all(body.as_bytes()).unwrap();
-    let out = check.wait_with_output().unwrap();
-    let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success() && said.is_empty(), "promtool: {said}\n{body}");
+    common::live::promtool_accepts(&body);
 }

@@ -250,3 +250,87 @@ fn the_other_instruments_are_sampled_under_the_one_budget() {
     }
     assert!(report["channels"]["rows"][0]["latency"].get("estimate").is_some());
 }
+
+/// `/metrics` under the budget says how far each estimated total can be trusted: the
+/// share of operations timed (`…_timed_ratio`) and the 95% interval of the estimated
+/// total (`…_seconds_ci95`, `bound` `lower` and `upper`), for functions (and their
+/// self time), futures, channel latency, lock holds and `io!` operations. In the same
+/// scrape each interval holds its series' total (the counter or the histogram's
+/// `_sum`; for `io!`, whose histograms hold only the timed operations, their mean times
+/// the operations), and promtool accepts all of it.
+#[test]
+fn metrics_carry_each_estimates_rate_and_interval() {
+    let families: [(&str, &[(&str, &str)]); 2] = [
+        (
+            "split",
+            &[
+                ("hotpath_function_time_seconds", "hotpath_function_time_seconds_total"),
+                ("hotpath_function_self_time_seconds", "hotpath_function_self_time_seconds_total"),
+            ],
+        ),
+        (
+            "instruments",
+            &[
+                ("hotpath_future_duration_seconds", "hotpath_future_duration_seconds_sum"),
+                ("hotpath_channel_latency_seconds", "hotpath_channel_latency_seconds_sum"),
+                ("hotpath_mutex_hold_seconds", "hotpath_mutex_hold_seconds_sum"),
+                ("hotpath_io_operation_seconds", "hotpath_io_operation_seconds_sum"),
+            ],
+        ),
+    ];
+    for (mode, families) in families {
+        let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+        let mut cmd = Command::new(release_example());
+        for (key, _) in std::env::vars().filter(|(k, _)| k.starts_with("HOTPATH_")) {
+            cmd.env_remove(key);
+        }
+        cmd.env("HOTPATH_METRICS_PORT", "0").env("HOTPATH_OUTPUT_FORMAT", "none");
+        cmd.env("HOTPATH_OVERHEAD_BUDGET", "1%").args([mode, "1000000000", "20"]);
+        let live = common::live::Live::start(cmd);
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        let body = loop {
+            let body = live.get("/metrics", "").body;
+            if families.iter().all(|(base, _)| body.contains(&format!("{base}_ci95{{"))) {
+                break body;
+            }
+            assert!(std::time::Instant::now() < deadline, "{mode}: no estimate families in\n{body}");
+            std::thread::sleep(std::time::Duration::from_millis(200));
+        };
+        // `name{labels} value` → (name, labels, value).
+        let series: Vec<(&str, &str, f64)> = body
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .filter_map(|l| {
+                let (head, value) = l.rsplit_once(' ')?;
+                let (name, labels) = head.split_once('{').unwrap_or((head, "}"));
+                Some((name, labels.trim_end_matches('}'), value.parse().ok()?))
+            })
+            .collect();
+        let value = |name: &str, labels: &str| series.iter().find(|s| s.0 == name && s.1 == labels).map(|s| s.2);
+        for (base, total) in families {
+            let lower = format!("{base}_ci95");
+            let bounded: Vec<&(&str, &str, f64)> =
+                series.iter().filter(|s| s.0 == lower && s.1.ends_with(",bound=\"lower\"")).collect();
+            assert!(!bounded.is_empty(), "{mode}: no {lower}");
+            for (_, labels, low) in bounded {
+                let row = labels.trim_end_matches(",bound=\"lower\"");
+                let high = value(&lower, &format!("{row},bound=\"upper\"")).expect("an upper bound");
+                let mut total = value(total, row).unwrap_or_else(|| panic!("{total}{{{row}}}"));
+                if base.starts_with("hotpath_io_") {
+                    // `io!` histograms hold the timed operations; the estimate is their
+                    // mean times every operation.
+                    let count = value("hotpath_io_operation_seconds_count", row).expect("a count");
+                    total *= value("hotpath_io_operations_total", row).expect("operations") / count;
+                }
+                assert!(*low <= total && total <= high, "{base}{{{row}}}: {total} outside [{low}, {high}]");
+            }
+            if !base.contains("self_time") {
+                let ratio = base.replace("_seconds", "_timed_ratio").replace("_time_timed", "_timed");
+                let rates: Vec<f64> = series.iter().filter(|s| s.0 == ratio).map(|s| s.2).collect();
+                assert!(!rates.is_empty() && rates.iter().all(|r| *r > 0.0 && *r <= 1.0), "{ratio}: {rates:?}");
+                assert!(rates.iter().any(|r| *r < 1.0), "{ratio}: some rows are sampled: {rates:?}");
+            }
+        }
+        common::live::promtool_accepts(&body);
+    }
+}

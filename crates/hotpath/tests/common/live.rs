@@ -129,3 +129,18 @@ pub(crate) fn send(address: SocketAddr, request: &[u8]) -> Reply {
     let status = head.get(9..12).and_then(|s| s.parse().ok()).unwrap_or(0);
     Reply { status, head, body: String::from_utf8_lossy(&bytes).into_owned(), bytes }
 }
+
+/// Runs `promtool check metrics` on a `/metrics` body: it must pass and say nothing.
+pub(crate) fn promtool_accepts(body: &str) {
+    let mut check = Command::new("promtool")
+        .args(["check", "metrics"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("promtool is installed (scripts/test installs the prometheus package)");
+    check.stdin.take().expect("piped stdin").write_all(body.as_bytes()).expect("promtool reads");
+    let out = check.wait_with_output().expect("promtool ends");
+    let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success() && said.is_empty(), "promtool: {said}\n{body}");
+}

@@ -1,6 +1,6 @@
 //! `channels` for the sinks: rows by channel, and its metric families.
 
-use crate::export::{Families, Family, MetricKind};
+use crate::export::{EstimateFamilies, Families, Family, MetricKind};
 use crate::meta::Meta;
 use crate::section::{keep_rows, visit_rows, SectionData};
 
@@ -34,8 +34,16 @@ impl SectionData for Channels {
             MetricKind::Gauge,
             "1 while the queue has grown for the slow-consumer window (the report's rule), else 0.",
         );
+        let mut estimated = EstimateFamilies::new(
+            "hotpath_channel_latency_timed_ratio",
+            "hotpath_channel_latency_seconds_ci95",
+            "95% interval of the estimated total latency, where the overhead budget timed a share of messages.",
+        );
         for row in &self.rows {
             let l = [("channel", row.name.as_str())];
+            if let Some(e) = &row.latency.estimate {
+                estimated.add(&l, e.rate, e.total_ns_ci95);
+            }
             sent.value(&l, row.sent as f64);
             received.value(&l, row.received as f64);
             queue.value(&l, row.queue_len as f64);
@@ -44,6 +52,7 @@ impl SectionData for Channels {
             slow.value(&l, f64::from(u8::from(row.slow_consumer_now)));
         }
         out.extend([sent, received, queue, latency, blocked, slow]);
+        out.extend(estimated.into_families());
     }
 
     fn row_names(&self) -> Vec<&str> {

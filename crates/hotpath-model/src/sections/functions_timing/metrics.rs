@@ -1,6 +1,6 @@
 //! `functions-timing` for the sinks: rows by function, and its metric families.
 
-use crate::export::{Families, Family, MetricKind};
+use crate::export::{interval, EstimateFamilies, Families, Family, MetricKind};
 use crate::meta::Meta;
 use crate::section::{keep_rows, visit_rows, SectionData};
 
@@ -49,8 +49,22 @@ impl SectionData for FunctionsTiming {
             MetricKind::Gauge,
             "Age of the oldest running call of measured functions whose start is known.",
         );
+        let mut estimated = EstimateFamilies::new(
+            "hotpath_function_timed_ratio",
+            "hotpath_function_time_seconds_ci95",
+            "95% interval of the estimated inclusive time, where the overhead budget timed a share of calls.",
+        );
+        let mut self_estimated = Family::new(
+            "hotpath_function_self_time_seconds_ci95",
+            MetricKind::Gauge,
+            "95% interval of the estimated exclusive time, where the overhead budget timed a share of calls.",
+        );
         for row in &self.rows {
             let l = [("function", row.name.as_str())];
+            if let Some(e) = &row.estimate {
+                estimated.add(&l, e.rate, e.total_ns_ci95);
+                interval(&mut self_estimated, &l, e.self_ns_ci95);
+            }
             duration.histogram(&l, row.buckets.as_ref());
             time.value(&l, row.total_ns as f64 / 1e9);
             self_time.value(&l, row.self_ns as f64 / 1e9);
@@ -63,6 +77,8 @@ impl SectionData for FunctionsTiming {
             }
         }
         out.extend([duration, time, self_time, cancelled, polls, busy, active, oldest]);
+        out.extend(estimated.into_families());
+        out.push(self_estimated);
     }
 
     fn row_names(&self) -> Vec<&str> {

@@ -1,6 +1,6 @@
 //! `futures` for the sinks: rows by future, and its metric families.
 
-use crate::export::{Families, Family, MetricKind};
+use crate::export::{EstimateFamilies, Families, Family, MetricKind};
 use crate::meta::Meta;
 use crate::section::{keep_rows, visit_rows, SectionData};
 
@@ -22,14 +22,23 @@ impl SectionData for Futures {
             MetricKind::Histogram,
             "Wall time of completed futures, first poll to ready.",
         );
+        let mut estimated = EstimateFamilies::new(
+            "hotpath_future_duration_timed_ratio",
+            "hotpath_future_duration_seconds_ci95",
+            "95% interval of the estimated total wall time, where the overhead budget timed a share of futures.",
+        );
         for row in &self.rows {
             let l = [("future", row.name.as_str())];
+            if let Some(e) = &row.wall.estimate {
+                estimated.add(&l, e.rate, e.total_ns_ci95);
+            }
             completed.value(&l, row.calls as f64);
             cancelled.value(&l, row.cancelled as f64);
             polls.value(&l, row.polls as f64);
             duration.histogram(&l, row.wall.buckets.as_ref());
         }
         out.extend([completed, cancelled, polls, duration]);
+        out.extend(estimated.into_families());
     }
 
     fn row_names(&self) -> Vec<&str> {

@@ -1,6 +1,6 @@
 //! `io` for the sinks: rows by `io!` entry, and its metric families (`direction`).
 
-use crate::export::{Families, Family, MetricKind};
+use crate::export::{EstimateFamilies, Families, Family, MetricKind};
 use crate::meta::Meta;
 use crate::section::{keep_rows, visit_rows, SectionData};
 
@@ -21,9 +21,17 @@ impl SectionData for IoSection {
             MetricKind::Histogram,
             "Duration of timed read and write operations (async: first poll to ready).",
         );
+        let mut estimated = EstimateFamilies::new(
+            "hotpath_io_operation_timed_ratio",
+            "hotpath_io_operation_seconds_ci95",
+            "95% interval of the estimated total time in operations (the timed ones' mean times all), where the overhead budget timed a share.",
+        );
         for row in &self.rows {
             for (direction, t) in [("read", &row.read), ("write", &row.write)] {
                 let l = [("io", row.name.as_str()), ("direction", direction)];
+                if let Some(e) = &t.estimate {
+                    estimated.add(&l, e.rate, e.total_ns_ci95);
+                }
                 bytes.value(&l, t.bytes as f64);
                 ops.value(&l, t.ops as f64);
                 errors.value(&l, t.errors as f64);
@@ -31,6 +39,7 @@ impl SectionData for IoSection {
             }
         }
         out.extend([bytes, ops, errors, duration]);
+        out.extend(estimated.into_families());
     }
 
     fn row_names(&self) -> Vec<&str> {
