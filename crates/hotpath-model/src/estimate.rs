@@ -52,6 +52,10 @@ pub struct DurationEstimate {
     pub total_ns_ci95: [u64; 2],
     /// 95% interval of each configured percentile, keyed like `percentiles_ns`.
     pub percentiles_ns_ci95: std::collections::BTreeMap<String, [u64; 2]>,
+    /// Tests only (`HOTPATH_OVERHEAD_BUDGET_SHADOW`): the total of every operation,
+    /// timed into a shadow sum, the truth the estimate is checked against.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shadow_total_ns: Option<u64>,
 }
 
 /// The overhead budget's accounting (`meta.overhead`), present when a budget is set.

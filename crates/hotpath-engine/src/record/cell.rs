@@ -219,14 +219,17 @@ impl SiteCell {
         count
     }
 
-    /// A completed call or duration timed at `2^-shift`: the sum and histogram
-    /// weighted by `2^shift`, the variance kept when anything is estimated.
+    /// A completed call or duration timed at `2^-shift`: the sum and histogram weighted by
+    /// `2^shift`, the variance kept when estimated (`weighted::SHADOW_ONLY`: shadow only).
     #[inline(always)]
     fn complete(&self, elapsed: u64, shift: u32, own: (i64, f64)) {
-        self.count(elapsed);
         if shift == 0 && own.1 == 0.0 {
+            self.count(elapsed);
             return self.histogram.record(elapsed);
+        } else if self.weighted.shadowed(shift, elapsed) {
+            return;
         }
+        self.count(elapsed);
         bump(&self.sum, (elapsed << shift) - elapsed);
         self.weighted.record(shift, elapsed, own.0, own.1);
         self.histogram.record_n(elapsed, 1 << shift);

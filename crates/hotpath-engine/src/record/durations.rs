@@ -48,6 +48,9 @@ pub(crate) fn stats(t: &SiteTotals, zeros: u64, ratio: f64, config: &Options) ->
         e.total_ns_ci95 = sum_ci95(stats.total_ns, w.var_total, max, w.max_shift, ratio);
         e.percentiles_ns_ci95 =
             config.percentiles.iter().map(|&p| (percentile_label(p), percentile_ci95(p, t.calls, at))).collect();
+        // Tests only: the untimed operations' shadow plus the timed ones' own time.
+        let truth = w.shadow + t.sum.saturating_sub(w.excess);
+        e.shadow_total_ns = (config.budget_shadow && w.shadow > 0).then(|| ns(truth));
         stats.estimate = Some(Box::new(e));
     }
     stats

@@ -18,6 +18,7 @@ use std::ptr;
 use std::sync::atomic::{AtomicU32, AtomicU8, Ordering::Relaxed};
 
 use super::cell::{SiteCell, SiteTotals};
+use super::weighted::SHADOW_ONLY;
 use super::{Cells, Current, ExitHook, Recorder, Registry};
 use crate::sampling::{self, Sampled};
 use crate::{memory, switch};
@@ -119,17 +120,20 @@ pub(crate) fn metric_timed(kind: Sampled, metric: Metric) -> Option<u32> {
     let shift = metric.shift();
     let timed = sampling::timed_at(kind, shift);
     if timed.is_none() && shift > 0 {
-        count_untimed(metric);
+        return count_untimed(metric);
     }
     timed
 }
 
+/// Counts an untimed operation; `None`, or under `SHADOW` [`SHADOW_ONLY`] (tests:
+/// the caller times it for the shadow total alone).
 #[cold]
 #[inline(never)]
-fn count_untimed(metric: Metric) {
+fn count_untimed(metric: Metric) -> Option<u32> {
     if switch::enabled() {
         with_cell(metric, |cell| cell.count_untimed());
     }
+    (switch::state() == switch::SHADOW).then_some(SHADOW_ONLY)
 }
 
 /// Records `ticks` for `metric` on this thread, an operation timed at rate `2^-shift`

@@ -33,9 +33,19 @@ pub(crate) struct WeightedCell {
     var_self: AtomicU64,
     /// Highest `k` a timed call had (the lowest rate).
     max_shift: AtomicU64,
-    /// Tests only (`switch::SHADOW`): every call's inclusive time, timed or not.
+    /// Tests only (`switch::SHADOW`): for functions every call's inclusive time,
+    /// timed or not; for the other instruments the untimed operations' (the truth is
+    /// this plus the timed ones' own durations, the weighted sum minus `excess`).
     shadow: AtomicU64,
+    /// `Σ (2^k - 1) · d` over weighted operations: the time they stand for beyond
+    /// their own.
+    excess: AtomicU64,
 }
+
+/// The shift an operation the budget left untimed gets under `switch::SHADOW` (tests
+/// only): timed anyway, its duration goes to the shadow total alone
+/// (`record::metric_timed`).
+pub(crate) const SHADOW_ONLY: u32 = u8::MAX as u32;
 
 impl WeightedCell {
     pub(crate) const fn new() -> Self {
@@ -45,6 +55,7 @@ impl WeightedCell {
             var_self: AtomicU64::new(0),
             max_shift: AtomicU64::new(0),
             shadow: AtomicU64::new(0),
+            excess: AtomicU64::new(0),
         }
     }
 
@@ -56,6 +67,7 @@ impl WeightedCell {
         let w = (1u64 << shift) as f64;
         if shift > 0 {
             bump(&self.extra, (1u64 << shift) - 1);
+            bump(&self.excess, (inclusive << shift) - inclusive);
             if u64::from(shift) > self.max_shift.load(Relaxed) {
                 self.max_shift.store(u64::from(shift), Relaxed);
             }
@@ -80,8 +92,19 @@ impl WeightedCell {
         bump(&self.shadow, inclusive);
     }
 
+    /// Whether an operation recorded at `shift` was for the shadow total alone; if so
+    /// its duration is added there.
+    #[inline]
+    pub(crate) fn shadowed(&self, shift: u32, elapsed: u64) -> bool {
+        let only = shift == SHADOW_ONLY;
+        if only {
+            self.shadow(elapsed);
+        }
+        only
+    }
+
     pub(crate) fn reset(&self) {
-        for c in [&self.extra, &self.var_total, &self.var_self, &self.max_shift, &self.shadow] {
+        for c in [&self.extra, &self.var_total, &self.var_self, &self.max_shift, &self.shadow, &self.excess] {
             c.store(0, Relaxed);
         }
     }
@@ -99,6 +122,7 @@ pub(crate) struct WeightedTotals {
     pub(crate) var_self: f64,
     pub(crate) max_shift: u32,
     pub(crate) shadow: u64,
+    pub(crate) excess: u64,
 }
 
 impl WeightedTotals {
@@ -108,6 +132,7 @@ impl WeightedTotals {
         self.var_self += f64::from_bits(cell.var_self.load(Relaxed));
         self.max_shift = self.max_shift.max(cell.max_shift.load(Relaxed) as u32);
         self.shadow += cell.shadow.load(Relaxed);
+        self.excess += cell.excess.load(Relaxed);
     }
 
     pub(crate) fn add(&mut self, other: &WeightedTotals) {
@@ -116,6 +141,7 @@ impl WeightedTotals {
         self.var_self += other.var_self;
         self.max_shift = self.max_shift.max(other.max_shift);
         self.shadow += other.shadow;
+        self.excess += other.excess;
     }
 
     /// Whether any figure of the site is an estimate: some of its calls were timed
