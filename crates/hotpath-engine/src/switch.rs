@@ -42,7 +42,7 @@ pub fn enabled() -> bool {
     STATE.load(Ordering::Relaxed) != u32::from(OFF)
 }
 
-/// [`OFF`], [`ON`] or [`SAMPLED`].
+/// [`OFF`], [`ON`], [`SAMPLED`], [`BUDGET`] or [`SHADOW`].
 #[inline(always)]
 pub fn state() -> u8 {
     STATE.load(Ordering::Relaxed) as u8

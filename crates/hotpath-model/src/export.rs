@@ -3,6 +3,7 @@
 //! them. A renamed model field is a compile error here, never a silent zero.
 
 use crate::buckets::Buckets;
+use crate::stats::{DurationStats, LockTiming};
 
 /// What a family's samples mean to Prometheus.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,9 +105,51 @@ impl EstimateFamilies {
         interval(&mut self.interval, labels, ci95_ns);
     }
 
+    /// Adds a duration summary's estimate, if it has one.
+    pub(crate) fn add_stats(&mut self, labels: &[(&'static str, &str)], stats: &DurationStats) {
+        if let Some(e) = &stats.estimate {
+            self.add(labels, e.rate, e.total_ns_ci95);
+        }
+    }
+
     /// The two families.
     pub(crate) fn into_families(self) -> [Family; 2] {
         [self.ratio, self.interval]
+    }
+}
+
+/// A lock kind's estimate families, of its waits and of its holds.
+pub(crate) struct LockEstimates {
+    wait: EstimateFamilies,
+    hold: EstimateFamilies,
+}
+
+impl LockEstimates {
+    /// `wait` and `hold` name each one's ratio and interval families.
+    pub(crate) fn new(wait: [&'static str; 2], hold: [&'static str; 2]) -> Self {
+        Self {
+            wait: EstimateFamilies::new(
+                wait[0],
+                wait[1],
+                "95% interval of the estimated total wait, where the overhead budget timed a share of acquisitions.",
+            ),
+            hold: EstimateFamilies::new(
+                hold[0],
+                hold[1],
+                "95% interval of the estimated total hold time, where the overhead budget timed a share of guards.",
+            ),
+        }
+    }
+
+    /// Adds a lock's (or one mode's) wait and hold estimates, where there are any.
+    pub(crate) fn add(&mut self, labels: &[(&'static str, &str)], lock: &LockTiming) {
+        self.wait.add_stats(labels, &lock.wait);
+        self.hold.add_stats(labels, &lock.hold);
+    }
+
+    /// The four families.
+    pub(crate) fn into_families(self) -> impl Iterator<Item = Family> {
+        self.wait.into_families().into_iter().chain(self.hold.into_families())
     }
 }
 

@@ -41,9 +41,7 @@ impl SectionData for Channels {
         );
         for row in &self.rows {
             let l = [("channel", row.name.as_str())];
-            if let Some(e) = &row.latency.estimate {
-                estimated.add(&l, e.rate, e.total_ns_ci95);
-            }
+            estimated.add_stats(&l, &row.latency);
             sent.value(&l, row.sent as f64);
             received.value(&l, row.received as f64);
             queue.value(&l, row.queue_len as f64);

@@ -29,9 +29,7 @@ impl SectionData for Futures {
         );
         for row in &self.rows {
             let l = [("future", row.name.as_str())];
-            if let Some(e) = &row.wall.estimate {
-                estimated.add(&l, e.rate, e.total_ns_ci95);
-            }
+            estimated.add_stats(&l, &row.wall);
             completed.value(&l, row.calls as f64);
             cancelled.value(&l, row.cancelled as f64);
             polls.value(&l, row.polls as f64);

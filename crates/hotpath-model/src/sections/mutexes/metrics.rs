@@ -1,6 +1,6 @@
 //! `mutexes` for the sinks: rows by mutex, and its metric families.
 
-use crate::export::{EstimateFamilies, Families, Family, MetricKind};
+use crate::export::{Families, Family, LockEstimates, MetricKind};
 use crate::meta::Meta;
 use crate::section::{keep_rows, visit_rows, SectionData};
 
@@ -21,24 +21,13 @@ impl SectionData for Mutexes {
         let mut wait = Family::new("hotpath_mutex_wait_seconds", MetricKind::Histogram, "Wait to acquire the lock.");
         let mut hold =
             Family::new("hotpath_mutex_hold_seconds", MetricKind::Histogram, "Time guards were held (sampled).");
-        let mut wait_estimated = EstimateFamilies::new(
-            "hotpath_mutex_wait_timed_ratio",
-            "hotpath_mutex_wait_seconds_ci95",
-            "95% interval of the estimated total wait, where the overhead budget timed a share of acquisitions.",
-        );
-        let mut hold_estimated = EstimateFamilies::new(
-            "hotpath_mutex_hold_timed_ratio",
-            "hotpath_mutex_hold_seconds_ci95",
-            "95% interval of the estimated total hold time, where the overhead budget timed a share of guards.",
+        let mut estimated = LockEstimates::new(
+            ["hotpath_mutex_wait_timed_ratio", "hotpath_mutex_wait_seconds_ci95"],
+            ["hotpath_mutex_hold_timed_ratio", "hotpath_mutex_hold_seconds_ci95"],
         );
         for row in &self.rows {
             let l = [("mutex", row.name.as_str())];
-            if let Some(e) = &row.lock.wait.estimate {
-                wait_estimated.add(&l, e.rate, e.total_ns_ci95);
-            }
-            if let Some(e) = &row.lock.hold.estimate {
-                hold_estimated.add(&l, e.rate, e.total_ns_ci95);
-            }
+            estimated.add(&l, &row.lock);
             acquisitions.value(&l, row.lock.acquisitions as f64);
             contended.value(&l, row.lock.contended as f64);
             waited.value(&l, row.lock.wait.total_ns as f64 / 1e9);
@@ -46,8 +35,7 @@ impl SectionData for Mutexes {
             hold.histogram(&l, row.lock.hold.buckets.as_ref());
         }
         out.extend([acquisitions, contended, waited, wait, hold]);
-        out.extend(wait_estimated.into_families());
-        out.extend(hold_estimated.into_families());
+        out.extend(estimated.into_families());
     }
 
     fn row_names(&self) -> Vec<&str> {

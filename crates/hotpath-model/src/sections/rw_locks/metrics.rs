@@ -1,6 +1,6 @@
 //! `rw_locks` for the sinks: rows by RwLock, and its metric families (mode `read`/`write`).
 
-use crate::export::{EstimateFamilies, Families, Family, MetricKind};
+use crate::export::{Families, Family, LockEstimates, MetricKind};
 use crate::meta::Meta;
 use crate::section::{keep_rows, visit_rows, SectionData};
 
@@ -26,25 +26,14 @@ impl SectionData for RwLocks {
             MetricKind::Histogram,
             "Time read and write guards were held (sampled).",
         );
-        let mut wait_estimated = EstimateFamilies::new(
-            "hotpath_rw_lock_wait_timed_ratio",
-            "hotpath_rw_lock_wait_seconds_ci95",
-            "95% interval of the estimated total wait, where the overhead budget timed a share of acquisitions.",
-        );
-        let mut hold_estimated = EstimateFamilies::new(
-            "hotpath_rw_lock_hold_timed_ratio",
-            "hotpath_rw_lock_hold_seconds_ci95",
-            "95% interval of the estimated total hold time, where the overhead budget timed a share of guards.",
+        let mut estimated = LockEstimates::new(
+            ["hotpath_rw_lock_wait_timed_ratio", "hotpath_rw_lock_wait_seconds_ci95"],
+            ["hotpath_rw_lock_hold_timed_ratio", "hotpath_rw_lock_hold_seconds_ci95"],
         );
         for row in &self.rows {
             for (mode, lock) in [("read", &row.reads), ("write", &row.writes)] {
                 let l = [("rw_lock", row.name.as_str()), ("mode", mode)];
-                if let Some(e) = &lock.wait.estimate {
-                    wait_estimated.add(&l, e.rate, e.total_ns_ci95);
-                }
-                if let Some(e) = &lock.hold.estimate {
-                    hold_estimated.add(&l, e.rate, e.total_ns_ci95);
-                }
+                estimated.add(&l, lock);
                 acquisitions.value(&l, lock.acquisitions as f64);
                 waited.value(&l, lock.wait.total_ns as f64 / 1e9);
                 wait.histogram(&l, lock.wait.buckets.as_ref());
@@ -52,8 +41,7 @@ impl SectionData for RwLocks {
             }
         }
         out.extend([acquisitions, waited, wait, hold]);
-        out.extend(wait_estimated.into_families());
-        out.extend(hold_estimated.into_families());
+        out.extend(estimated.into_families());
     }
 
     fn row_names(&self) -> Vec<&str> {
