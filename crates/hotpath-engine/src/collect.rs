@@ -20,6 +20,7 @@ pub fn start(options: &Options) {
     }
     #[cfg(feature = "alloc")]
     crate::record::set_inclusive(options.alloc_inclusive);
+    crate::sampling::set_seed(options.sampling_seed);
     for kind in crate::sampling::Sampled::ALL {
         crate::sampling::set_rate(kind, options.time_sampling[kind as usize]);
     }

@@ -113,6 +113,9 @@ pub struct Options {
     /// Tests only (`HOTPATH_OVERHEAD_BUDGET_SHADOW`): calls the budget leaves untimed
     /// are timed anyway into a shadow total, the truth estimates are checked against.
     pub budget_shadow: bool,
+    /// The base of the sampling draws' per-thread seeds (`HOTPATH_SAMPLING_SEED`): the
+    /// same seed times the same calls where the rates are the same (0 by default).
+    pub sampling_seed: u64,
     /// Duration sections carry fixed buckets (live snapshots, for Prometheus histograms).
     pub buckets: bool,
     /// What the log store (`dbg!`, `val!`, `gauge!`, `log = true`) keeps and how many
@@ -195,6 +198,7 @@ impl Default for Options {
             time_sampling: [1.0; 6],
             overhead_budget: None,
             budget_shadow: false,
+            sampling_seed: 0,
             buckets: false,
             logs: crate::logs::LogLimits::default(),
             show_internal_threads: false,

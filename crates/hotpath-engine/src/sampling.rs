@@ -51,8 +51,44 @@ static THRESHOLDS: [AtomicU64; 6] = [const { AtomicU64::new(u64::MAX) }; 6];
 static RATES: [AtomicU64; 6] = [const { AtomicU64::new(0x3FF0_0000_0000_0000) }; 6];
 
 thread_local! {
-    // Const-initialized without a destructor: one TLS load, never fails.
+    // Const-initialized without a destructor: one TLS load, never fails. The start
+    // value serves the draws before the thread's first recorder seeds it.
     static STATE: Cell<u64> = const { Cell::new(0x9E37_79B9_7F4A_7C15) };
+    static SEEDED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// The base of every thread's seed (`HOTPATH_SAMPLING_SEED`, 0 unless set).
+static SEED: AtomicU64 = AtomicU64::new(0);
+/// Streams handed out so far: each seeded thread takes the next.
+static STREAMS: AtomicU64 = AtomicU64::new(0);
+
+/// Sets the base seed and reseeds the calling thread (the one starting the session,
+/// whose recorder may predate it). Threads seeded before keep their streams.
+pub fn set_seed(seed: u64) {
+    SEED.store(seed, Relaxed);
+    SEEDED.with(|s| s.set(false));
+    seed_thread();
+}
+
+/// Gives this thread its own stream of draws, once: the next stream of the base seed.
+/// Without it every thread would draw the same sequence, and threads running the same
+/// code would time the same calls: their estimates' errors would add up instead of
+/// averaging out, and intervals that sum per-thread variances would be too narrow.
+/// Called when a thread attaches its first recorder (`record/registry.rs`).
+pub(crate) fn seed_thread() {
+    if !SEEDED.with(Cell::get) {
+        SEEDED.with(|s| s.set(true));
+        STATE.with(|s| s.set(stream(STREAMS.fetch_add(1, Relaxed))));
+    }
+}
+
+/// The `n`th stream's start: the base seed and `n` mixed (SplitMix64's finalizer), so
+/// neighbouring streams share no structure; never 0, which xorshift cannot leave.
+pub(crate) fn stream(n: u64) -> u64 {
+    let mut z = SEED.load(Relaxed).wrapping_add(n.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (z ^ (z >> 31)).max(1)
 }
 
 /// Sets the fraction of `kind`'s calls to time, clamped to 0..=1 (NaN means 1).
@@ -127,6 +163,19 @@ mod tests {
         let hits = (0..100_000).filter(|_| timed_at(Sampled::Channels, 2) == Some(2)).count();
         assert!((23_000..27_000).contains(&hits), "{hits} of 100,000 at 2^-2");
         assert!((0..100).all(|_| timed_at(Sampled::Channels, 0) == Some(0)));
+    }
+
+    #[test]
+    fn each_thread_draws_its_own_stream_and_the_seed_sets_them() {
+        let on_thread = || std::thread::spawn(|| (seed_thread(), draw()).1).join().unwrap();
+        let (a, b) = (on_thread(), on_thread());
+        assert_ne!(a, b, "two threads, two streams");
+        assert_ne!(stream(0), stream(1));
+        let before = stream(7);
+        SEED.store(42, Relaxed);
+        assert_ne!(stream(7), before, "the base seed moves every stream");
+        SEED.store(0, Relaxed);
+        assert_eq!(stream(7), before, "and the same seed gives the same streams");
     }
 
     #[test]

@@ -82,6 +82,8 @@ pub(crate) fn start(budget: Option<f64>, shadow: bool) {
         std::thread::Builder::new().name("hp-budget".into()).stack_size(128 * 1024),
         || {
             crate::memory::profiler_thread();
+            // The restarted countdowns' draws: this thread's own stream.
+            crate::sampling::seed_thread();
             let costs = calibrate::measure();
             if let Some(state) = lock(&STATE).as_mut() {
                 state.costs = Some(costs);
@@ -166,7 +168,7 @@ fn tick() {
     }
     drop(guard);
     if !raised.is_empty() {
-        record::restart_countdowns(&raised, &mut next_bits);
+        record::restart_countdowns(&raised, &mut crate::sampling::draw);
     }
 }
 
@@ -201,17 +203,6 @@ fn apply(shifts: Vec<u32>, get: fn(usize) -> u32, set: fn(usize, u32)) {
             set(id, shift);
         }
     }
-}
-
-/// The collector's own random bits (xorshift64*, fixed seed: runs are repeatable).
-fn next_bits() -> u64 {
-    static STATE: AtomicU64 = AtomicU64::new(0x2545_F491_4F6C_DD1D);
-    let mut x = STATE.load(Relaxed);
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    STATE.store(x, Relaxed);
-    x.wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 /// The budget's figures for the report.

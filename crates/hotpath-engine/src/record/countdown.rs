@@ -9,7 +9,7 @@
 //! probability `2^-k` per call (the geometric law is memoryless), at the cost of a
 //! decrement per untimed call instead of a random draw; the `k` a countdown was drawn
 //! with is the weight of the call that ends it, whatever the collector set since. The
-//! draws come from the thread's fixed-seed generator (`sampling::draw`).
+//! draws come from the thread's own stream of the seeded generator (`sampling::draw`).
 //!
 //! The table is written by its thread only, except [`Countdowns::restart`]: the
 //! collector's, under the table's lock, which the owner takes only to grow the table.

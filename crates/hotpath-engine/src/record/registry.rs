@@ -118,6 +118,7 @@ impl<R: Recorder, T: Totals<R::Cell>> Registry<R, T> {
     }
 
     fn attach_new(&self, current: &'static LocalKey<Current<R>>, new: fn() -> R) -> *const R {
+        crate::sampling::seed_thread();
         let recorder = memory::untracked(|| {
             let recorder = Arc::new(new());
             let mut lists = lock(&self.lists);

@@ -227,6 +227,15 @@ const VARIABLES: &[Variable] = &[
         secret: false,
     },
     Variable {
+        name: "HOTPATH_SAMPLING_SEED",
+        apply: |c, v| {
+            c.options.sampling_seed = number(v, 0..=u64::MAX, "is not a whole number in 0..=18446744073709551615")?;
+            Ok(())
+        },
+        kept: |c| c.options.sampling_seed.to_string(),
+        secret: false,
+    },
+    Variable {
         name: "HOTPATH_SQL_RAW_LOGS",
         apply: |c, v| {
             c.options.sql_raw_logs = match text(v)?.trim().to_ascii_lowercase().as_str() {

@@ -51,6 +51,15 @@ fn bad_values_warn_and_keep_the_default() {
 }
 
 #[test]
+fn sampling_seed_is_a_whole_number() {
+    let (c, w) = resolve(MainConfig::new("m"), &[("HOTPATH_SAMPLING_SEED", "18446744073709551615")]);
+    assert_eq!((c.options.sampling_seed, w.len()), (u64::MAX, 0));
+    let (c, w) = resolve(MainConfig::new("m"), &[("HOTPATH_SAMPLING_SEED", "-1")]);
+    assert_eq!(c.options.sampling_seed, 0);
+    assert_eq!(w, ["HOTPATH_SAMPLING_SEED=\"-1\" is not a whole number in 0..=18446744073709551615; using 0"]);
+}
+
+#[test]
 fn server_settings() {
     let (c, w) = resolve(MainConfig::new("m"), &[]);
     assert_eq!(c.server, ServerSettings::default());
