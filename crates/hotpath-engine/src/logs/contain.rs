@@ -97,13 +97,24 @@ mod tests {
 
     #[test]
     fn the_wrapper_passes_other_panics_to_the_previous_hook() {
-        panic::set_hook(wrap(Box::new(|_| {
-            SEEN.fetch_add(1, Relaxed);
+        // The hook is the process's: the test harness's stays behind the counting one
+        // (another test's failure still prints), and comes back at the end.
+        let harness: std::sync::Arc<Hook> = std::sync::Arc::new(panic::take_hook());
+        let chained = std::sync::Arc::clone(&harness);
+        panic::set_hook(wrap(Box::new(move |info| {
+            let ours = info.payload().downcast_ref::<&str>().is_some_and(|m| m.starts_with("the program's"));
+            if ours {
+                SEEN.fetch_add(1, Relaxed);
+            } else {
+                chained(info);
+            }
         })));
         let before = SEEN.load(Relaxed);
-        let _ = std::panic::catch_unwind(|| formatting_user_debug(|| panic!("ours")));
+        let _ = std::panic::catch_unwind(|| formatting_user_debug(|| panic!("the program's, while ours formats")));
         assert_eq!(SEEN.load(Relaxed), before, "silent while formatting");
         let _ = std::panic::catch_unwind(|| panic!("the program's"));
         assert_eq!(SEEN.load(Relaxed), before + 1, "chained otherwise");
+        let _ = panic::take_hook();
+        panic::set_hook(Box::new(move |info| harness(info)));
     }
 }
