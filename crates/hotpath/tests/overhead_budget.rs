@@ -60,7 +60,7 @@ fn median(mut v: Vec<f64>) -> f64 {
     (v[v.len() / 2] + v[(v.len() - 1) / 2]) / 2.0
 }
 
-/// 20 runs of 20,000 `parent` calls (work units of 6,000 iterations) at budget 1%,
+/// 20 runs of 40,000 `parent` calls (work units of 6,000 iterations) at budget 1%,
 /// with the shadow totals on: what exact timing measured in the same run, for every
 /// call, timed or not. Shadow mode also makes the clock each thread's CPU time
 /// (`clock::use_thread_cpu`), so a call's duration leaves out the milliseconds its
@@ -78,20 +78,22 @@ fn median(mut v: Vec<f64>) -> f64 {
 /// Why the assertions hold with overwhelming probability for a correct estimator:
 /// - Counts are exact in every run (deterministic).
 /// - heavy : light is asserted on the median over the 20 runs of each run's error
-///   against its own shadow ratio. The median is off by more than 5% only if at
-///   least 10 runs are off by more than 5% on the same side. Measured over 40 runs of
-///   this configuration at load average 2-6: 7 beyond +5%, 1 beyond -5% (each run's
-///   two totals rest on about 2,800 timed calls at rates down to 1/8, and thread CPU
-///   time in a VM still carries the host's preemptions). At a one-sided rate of 0.175,
-///   P(Bin(20, 0.175) >= 10) = 8.9e-4; a normal model of the same runs (sd 4%: the
-///   median's sd is 1.25 · 4% / sqrt(20) = 1.1%) puts it near 1e-5.
+///   against its own shadow ratio. Under the shadow a timed call costs about 1.5 µs
+///   (two thread-CPU clock system calls), 60 times what it does on the TSC, so the
+///   budget's rates here are about 1/8 to 1/20 and a run's ratio rests on a few
+///   thousand timed calls: its error's sd was 7.6-8.3% over 120 runs of 20,000 calls
+///   (a seed per run; tails to -29% and +19%) and 6.8% over 30 runs of 40,000.
+///   Resampling 20 runs, the median misses ±5% in 1.4% of draws at 20,000 calls, hence
+///   40,000 (0.01% from those 30 runs; a normal model with the median's sd,
+///   1.25 · 6.8% / sqrt(20) = 1.9%, puts it near 0.9%).
 /// - Intervals: the 95% intervals of the four totals and of parent's self time (its
 ///   truth: its shadow total minus heavy's and light's, its only callees), pooled
 ///   over the 20 runs (100 intervals), must hold their truth at least 90 times
 ///   (issue 28: in at least 90% of 20 runs). Measured with a seed per run: 192 and
 ///   193 of 200 (two batches of 40 runs, idle machine; each series' error over its
 ///   interval's standard error had mean -0.45 to +0.15 and sd 0.86 to 1.20), and
-///   187 of 200 with another process spinning on one of the two cores. Resampling
+///   187 of 200 with another process spinning on one of the two cores (those at
+///   20,000 calls; 145 of 150 over 30 runs at 40,000). Resampling
 ///   20 runs from those 120 fails the bar in 1.2% of draws (0.24% from the idle ones
 ///   alone, 7.8% from the loaded ones): the other tests of this file never run beside
 ///   a truth run (`ONE_AT_A_TIME`).
@@ -106,7 +108,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 ///   normal model; thread CPU time in a VM has heavier tails, hence 18, not 20.
 #[test]
 fn split_is_estimated_without_bias_and_intervals_cover_the_truth() {
-    let n = 20_000u64;
+    let n = 40_000u64;
     let (mut errors, mut share_errors) = (Vec::new(), Vec::new());
     let (mut inside, mut intervals) = (0, 0);
     for run in 0..20 {
