@@ -51,6 +51,12 @@ fn main() {
     for _ in 0..20 {
         acc ^= heavy();
         acc ^= light();
+        // The timer's expiries are found at the kernel's ticks (4 ms at HZ=250), and an
+        // iteration of exactly 40 ms of CPU would meet the tick at the same phase every
+        // time: light's 2.5 ticks would get 2 or 3 ticks' samples in every call (ratios
+        // 2.3 to 4.0 measured). Half a millisecond more each iteration sweeps the phase
+        // over 10 ms in 20 iterations, so each function's samples follow its CPU time.
+        acc ^= spin_for_cpu(Duration::from_micros(500));
     }
     sleeper();
     // Started after profiling began, and after the first timer scan.
