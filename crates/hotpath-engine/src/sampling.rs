@@ -78,14 +78,15 @@ pub fn set_seed(seed: u64) {
 pub(crate) fn seed_thread() {
     if !SEEDED.with(Cell::get) {
         SEEDED.with(|s| s.set(true));
-        STATE.with(|s| s.set(stream(STREAMS.fetch_add(1, Relaxed))));
+        STATE.with(|s| s.set(stream(SEED.load(Relaxed), STREAMS.fetch_add(1, Relaxed))));
     }
 }
 
-/// The `n`th stream's start: the base seed and `n` mixed (SplitMix64's finalizer), so
-/// neighbouring streams share no structure; never 0, which xorshift cannot leave.
-pub(crate) fn stream(n: u64) -> u64 {
-    let mut z = SEED.load(Relaxed).wrapping_add(n.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+/// The `n`th stream's start under base seed `base`: the two mixed (SplitMix64's
+/// finalizer), so neighbouring streams share no structure; never 0, which xorshift
+/// cannot leave.
+fn stream(base: u64, n: u64) -> u64 {
+    let mut z = base.wrapping_add(n.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     (z ^ (z >> 31)).max(1)
@@ -170,12 +171,10 @@ mod tests {
         let on_thread = || std::thread::spawn(|| (seed_thread(), draw()).1).join().unwrap();
         let (a, b) = (on_thread(), on_thread());
         assert_ne!(a, b, "two threads, two streams");
-        assert_ne!(stream(0), stream(1));
-        let before = stream(7);
-        SEED.store(42, Relaxed);
-        assert_ne!(stream(7), before, "the base seed moves every stream");
-        SEED.store(0, Relaxed);
-        assert_eq!(stream(7), before, "and the same seed gives the same streams");
+        assert_ne!(stream(0, 0), stream(0, 1));
+        assert_ne!(stream(42, 7), stream(0, 7), "the base seed moves every stream");
+        assert_eq!(stream(42, 7), stream(42, 7), "and the same seed gives the same streams");
+        assert!((0..1000).all(|n| stream(u64::MAX, n) != 0));
     }
 
     #[test]
