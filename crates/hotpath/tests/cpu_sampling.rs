@@ -38,7 +38,12 @@ fn samples_follow_cpu_time_and_files_parse() {
     assert!(heavy >= 300 && light >= 100, "{cpu:#}");
     let ratio = heavy as f64 / light as f64;
     assert!((2.0..=4.5).contains(&ratio), "heavy {heavy} / light {light} = {ratio:.2}");
-    assert!(samples("sleeper") <= 3, "a sleeping function uses no CPU: {cpu:#}");
+    // A sleeping function uses no CPU, but one signal may land in it: a timer expiry is
+    // found at a kernel tick and delivered when the thread next leaves the kernel, which
+    // can be the `nanosleep` that starts the sleep, and the signal carries every period
+    // the tick found (1 + overrun: 4 at 1 kHz with HZ=250, 10 with HZ=100). Two such
+    // signals at most; a sleeper charged its wall time would have about 400.
+    assert!(samples("sleeper") <= 20, "a sleeping function uses no CPU: {cpu:#}");
     assert!(samples("late_thread_work") >= 50, "a thread started later is sampled: {cpu:#}");
     assert_eq!(cpu["native_stacks"], true);
 
