@@ -132,7 +132,12 @@ pub fn collect(
     let io_totals = io::collect();
     let io_timed = io_totals.iter().map(io::IoTotals::timed_ops).sum();
     report.meta.overhead = crate::budget::overhead(&totals, &metrics, io_timed).map(|o| {
-        hotpath_model::Overhead::new(o.budget, o.ratio, o.floor_ratio, (o.costs.timed_ns, o.costs.untimed_ns))
+        hotpath_model::Overhead::new(
+            o.budget,
+            o.ratio,
+            o.floor_ratio,
+            (o.costs.timed_ns, o.costs.untimed_ns, o.costs.recursive_ns),
+        )
     });
     // Calibration may wait up to 1 ms; skip it when there is nothing to convert. Calls
     // still running count: their ages and poll times are in ticks too.

@@ -73,11 +73,24 @@ pub struct Overhead {
     pub timed_call_ns: f64,
     /// The calibrated cost of an untimed (counted only) call, ns.
     pub untimed_call_ns: f64,
+    /// The calibrated cost of an untimed call of a recursive function, which also keeps
+    /// the function's depth, ns (absent in reports of older versions: 0).
+    #[serde(default)]
+    pub recursive_untimed_call_ns: f64,
 }
 
 impl Overhead {
-    /// The budget's accounting; `costs`: a timed and an untimed call, in ns.
-    pub fn new(budget: f64, profiler_overhead_ratio: f64, counting_floor_ratio: f64, costs: (f64, f64)) -> Self {
-        Self { budget, profiler_overhead_ratio, counting_floor_ratio, timed_call_ns: costs.0, untimed_call_ns: costs.1 }
+    /// The budget's accounting; `costs`: a timed call, an untimed one and an untimed
+    /// call of a recursive function, in ns.
+    pub fn new(budget: f64, profiler_overhead_ratio: f64, counting_floor_ratio: f64, costs: (f64, f64, f64)) -> Self {
+        let (timed_call_ns, untimed_call_ns, recursive_untimed_call_ns) = costs;
+        Self {
+            budget,
+            profiler_overhead_ratio,
+            counting_floor_ratio,
+            timed_call_ns,
+            untimed_call_ns,
+            recursive_untimed_call_ns,
+        }
     }
 }

@@ -10,55 +10,10 @@
 
 mod common;
 
-use std::path::PathBuf;
 use std::process::Command;
-use std::sync::OnceLock;
 
+use common::budget::{median, num, release_example, release_run, ONE_AT_A_TIME};
 use common::{command, json_report, row, run, stderr, stdout};
-
-/// `target/release/examples/case_budget`, built on first use.
-fn release_example() -> PathBuf {
-    static BUILT: OnceLock<PathBuf> = OnceLock::new();
-    BUILT
-        .get_or_init(|| {
-            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-            let status = Command::new(cargo)
-                .args(["build", "--release", "--quiet", "-p", "hotpath", "--example", "case_budget"])
-                .args(["--features", "hotpath"])
-                .status()
-                .expect("cargo runs");
-            assert!(status.success(), "release build of case_budget failed");
-            let debug = common::example("case_budget");
-            let target = debug.ancestors().nth(3).expect("target dir").to_path_buf();
-            target.join("release").join("examples").join("case_budget")
-        })
-        .clone()
-}
-
-/// One run at a time: a second run beside one is load on a 2-core machine (its
-/// figures would not change much in thread CPU time, its budget's decisions would).
-static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-fn release_run(args: &[&str], env: &[(&str, &str)]) -> serde_json::Value {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
-    let mut cmd = Command::new(release_example());
-    for (key, _) in std::env::vars().filter(|(k, _)| k.starts_with("HOTPATH_")) {
-        cmd.env_remove(key);
-    }
-    cmd.env("HOTPATH_METRICS_SERVER_OFF", "1").args(args).envs(env.iter().copied());
-    let out = cmd.output().expect("case_budget runs");
-    assert!(out.status.success(), "{}", stderr(&out));
-    json_report(&out)
-}
-
-fn num(v: &serde_json::Value) -> f64 {
-    v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    (v[v.len() / 2] + v[(v.len() - 1) / 2]) / 2.0
-}
 
 /// 20 runs of 40,000 `parent` calls (work units of 6,000 iterations) at budget 1%,
 /// with the shadow totals on: what exact timing measured in the same run, for every

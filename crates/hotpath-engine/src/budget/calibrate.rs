@@ -1,6 +1,7 @@
 //! What one measured call costs on this machine, measured once on the budget's own
 //! thread (never on the program's): a timed call (two clock reads, the frame and the
-//! cell's bookkeeping) and an untimed one (the countdown, the count and the mark). The
+//! cell's bookkeeping), an untimed one (the countdown, the count and the mark) and an
+//! untimed one of a recursive site (which also keeps the site's depth). The
 //! thread-local lookups the guard also does are not in these loops; they cost about
 //! a nanosecond each on the project's machines (docs/PERFORMANCE.md).
 
@@ -14,23 +15,26 @@ use crate::record::{self as recorder, Countdowns, SiteCell, Usage};
 pub(crate) struct Costs {
     pub(crate) timed_ns: f64,
     pub(crate) untimed_ns: f64,
+    /// An untimed call of a recursive site, which takes the slow path
+    /// (`functions/budgeted.rs`); the call out of line is not in the loop.
+    pub(crate) recursive_ns: f64,
 }
 
 const ROUNDS: u32 = 5_000;
 
-/// Measures both costs: well under 1 ms on the calling thread; the fastest of three
+/// Measures the three costs: well under 1 ms on the calling thread; the fastest of three
 /// rounds of each, so a preemption does not inflate them.
 pub(crate) fn measure() -> Costs {
     // SAFETY: this thread's recorder, valid while the thread runs.
     let Some(r) = (unsafe { recorder::current().as_ref() }) else {
-        return Costs { timed_ns: 30.0, untimed_ns: 3.0 };
+        return Costs { timed_ns: 30.0, untimed_ns: 3.0, recursive_ns: 6.0 };
     };
     let cell = SiteCell::new();
     let countdowns = Countdowns::new();
     let best = |f: &dyn Fn()| (0..3).map(|_| time(f)).fold(f64::MAX, f64::min);
     let slot = countdowns.slot(1, &cell);
     let timed_ns = best(&|| {
-        black_box(slot.redraw(0));
+        black_box(slot.countdown(&cell, false).redraw(0));
         let saved = r.push_budget_frame();
         let start = Usage::now();
         cell.enter(start.ticks);
@@ -40,14 +44,29 @@ pub(crate) fn measure() -> Costs {
     });
     // A countdown of about 2^20 calls: every call below is an untimed one, as the
     // guard makes it (`FnGuard::skipped`) but for the thread-local load.
-    slot.redraw(20);
+    slot.countdown(&cell, false).redraw(20);
     let untimed_ns = best(&|| {
         if countdowns.skip(black_box(1)) && r.mode() == recorder::NORMAL {
             r.mark_untimed();
             r.clear_untimed();
         }
     });
-    Costs { timed_ns, untimed_ns }
+    let diverted = SiteCell::new();
+    countdowns.slot(2, &diverted).countdown(&diverted, true).redraw(20);
+    let recursive_ns = best(&|| {
+        let w = countdowns.slot(black_box(2), &diverted).countdown(&diverted, true);
+        if w.skip() {
+            diverted.count_untimed();
+            let mode = r.mode();
+            if mode == recorder::NORMAL {
+                r.mark_untimed();
+            }
+            diverted.enter(u64::MAX);
+            black_box(diverted.exit_untimed());
+            r.set_mode(mode);
+        }
+    });
+    Costs { timed_ns, untimed_ns, recursive_ns }
 }
 
 fn time(f: &dyn Fn()) -> f64 {

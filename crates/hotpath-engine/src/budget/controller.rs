@@ -124,6 +124,8 @@ fn tick() {
     // below 1 (`functions/budgeted.rs`). Their cost is paid before the rates are
     // shared out, and falls with those parents' rates.
     let mut forced = 0.0;
+    // Calls of recursive sites, whose untimed calls cost more (they keep the depth).
+    let mut recursive = 0.0;
     for (id, &(n, timed)) in counts.iter().enumerate() {
         let (n_then, timed_then) = state.last[id];
         let per_sec = n.saturating_sub(n_then) as f64 / secs;
@@ -133,6 +135,9 @@ fn tick() {
         // Smoothed over a few ticks; a site that heats up is followed within one.
         state.rates[id] = if per_sec > state.rates[id] { per_sec } else { 0.5 * state.rates[id] + 0.5 * per_sec };
         state.last[id] = (n, timed);
+        if sites.get(id).is_some_and(|s| s.is_recursive()) {
+            recursive += state.rates[id];
+        }
     }
     state.metric.update(&metric_counts, secs);
     state.io.update(&io_counts, secs);
@@ -142,7 +147,8 @@ fn tick() {
     let own_per_sec = own.saturating_sub(state.own_then) as f64 / secs;
     state.own_then = own;
     let forced_ns = forced * (costs.timed_ns - costs.untimed_ns).max(0.0);
-    let budget_ns = (state.budget * cpu_per_sec - own_per_sec - forced_ns).max(0.0);
+    let recursive_ns = recursive * (costs.recursive_ns - costs.untimed_ns).max(0.0);
+    let budget_ns = (state.budget * cpu_per_sec - own_per_sec - forced_ns - recursive_ns).max(0.0);
     // One water-filling over function sites and metrics alike: a timed operation costs
     // about what a timed call does (two clock reads and a cell's bookkeeping).
     let all: Vec<f64> = state.rates.iter().chain(&state.metric.rates).chain(&state.io.rates).copied().collect();
@@ -240,7 +246,9 @@ pub(crate) fn overhead(totals: &[SiteTotals], metrics: &[SiteTotals], io_timed: 
     // `io!` operations are counted whatever their rate: only their timing is charged.
     let timed: u64 = totals.iter().chain(metrics).map(|t| t.calls).sum::<u64>() + io_timed;
     let all: u64 = totals.iter().chain(metrics).map(|t| t.calls + t.untimed).sum();
-    let floor = all as f64 * costs.untimed_ns;
+    let sites = record::registered_sites();
+    let recursive: u64 = totals.iter().zip(&sites).filter(|(_, s)| s.is_recursive()).map(|(t, _)| t.untimed).sum();
+    let floor = all as f64 * costs.untimed_ns + recursive as f64 * (costs.recursive_ns - costs.untimed_ns).max(0.0);
     let timing = timed as f64 * (costs.timed_ns - costs.untimed_ns).max(0.0);
     let own = OWN_NS.load(Relaxed) as f64;
     Some(Overhead { budget, ratio: (floor + timing + own) / cpu, floor_ratio: floor / cpu, costs })

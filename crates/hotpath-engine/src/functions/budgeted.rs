@@ -19,20 +19,34 @@
 //! inactive. A forced call's own children decide for themselves again ([`NORMAL`]), so
 //! a forced subtree is one level deep and the collector can pay for it (`budget/`).
 //!
+//! A site's total counts its outermost calls only, so a timed call must know whether
+//! a call of its site, timed or not, is below it on the stack. The untimed path keeps
+//! no depth; a site seen recursing (a timed call finding its site's depth above 0,
+//! which the first calls, all timed before the collector's first decision, show at
+//! once) is marked recursive and its calls all come here from then on (its countdown
+//! slot is diverted, `record/countdown.rs`), where an untimed call enters the site's
+//! depth and leaves it at its end ([`DEPTH`]). The untimed path of every other site
+//! is unchanged.
+//!
 //! The guard says how a call ends by tagging its recorder pointer (cell null):
-//! untagged, an untimed call that set the mark; [`TIMED`], a weighted call;
-//! [`SHADOW`] (tests only), an untimed call that reads the clock anyway.
+//! untagged, an untimed call that set the mark; [`TIMED`], a weighted call; [`DEPTH`],
+//! an untimed call of a recursive site; [`SHADOW`] (tests only), an untimed call that
+//! reads the clock anyway (and keeps the depth, for the shadow's outermost totals).
 
 use std::mem::MaybeUninit;
 
 use super::guard::{BudgetFrame, FnGuard};
-use crate::record::{self as recorder, hooks, FnSite, Usage, FORCE, NORMAL, UNTIMED};
+use crate::record::{self as recorder, hooks, FnSite, ThreadRecorder, Usage, FORCE, NORMAL, UNTIMED};
 use crate::switch;
 
 /// A timed call under the budget.
 const TIMED: usize = 1;
 /// Tests only (`switch::SHADOW`): an untimed call timed into the shadow total.
 const SHADOW: usize = 2;
+/// An untimed call of a recursive site, on the site's depth until it ends.
+const DEPTH: usize = 4;
+const TAGS: usize = TIMED | SHADOW | DEPTH;
+const _: () = assert!(std::mem::align_of::<ThreadRecorder>() > TAGS);
 
 impl FnGuard {
     /// An untimed call under `BUDGET`, ended here and inline: the thread's recorder
@@ -71,23 +85,28 @@ impl FnGuard {
             switch::count_dropped();
             return Self::inactive();
         };
-        let w = r.countdowns().slot(id, cell);
+        let recursive = site.is_recursive();
+        let w = r.countdowns().slot(id, cell).countdown(cell, recursive);
         let mode = r.mode();
         // Under `BUDGET` the countdown said "timed" in `skipped` (asking again changes
-        // nothing then), or the slot is new (its countdown says "timed"), or the call
-        // is forced; a forced call leaves its countdown alone.
+        // nothing then), or the slot is new or diverted (a recursive site's), or the
+        // call is forced; a forced call leaves its countdown alone.
         if mode != FORCE && w.skip() {
             cell.count_untimed();
             if mode == NORMAL {
                 r.mark_untimed();
             }
-            if state != switch::SHADOW {
+            if !recursive && state != switch::SHADOW {
                 return if mode == NORMAL { Self::tagged(recorder) } else { Self::inactive() };
             }
-            let frame = BudgetFrame { cell, saved_var: 0.0, shift: 0, saved_mode: mode };
-            let mut guard = Self::tagged(recorder.wrapping_byte_add(SHADOW));
-            guard.budget = MaybeUninit::new(frame);
-            guard.start = MaybeUninit::new(Usage::now());
+            // On its site's depth, so that a timed call inside it is not outermost.
+            cell.enter(u64::MAX);
+            let tag = if state == switch::SHADOW { SHADOW } else { DEPTH };
+            let mut guard = Self::tagged(recorder.wrapping_byte_add(tag));
+            guard.budget = MaybeUninit::new(BudgetFrame { cell, saved_var: 0.0, shift: 0, saved_mode: mode });
+            if tag == SHADOW {
+                guard.start = MaybeUninit::new(Usage::now());
+            }
             return guard;
         }
         let shift = if mode == FORCE { 0 } else { w.redraw(site.shift()) };
@@ -95,7 +114,9 @@ impl FnGuard {
         let saved_mode = r.set_mode(if shift > 0 { FORCE } else { NORMAL });
         let (saved, saved_var) = r.push_budget_frame();
         let start = Usage::now();
-        cell.enter(start.ticks);
+        if cell.enter(start.ticks) > 0 && !recursive {
+            site.mark_recursive();
+        }
         let mut guard = Self::tagged(recorder.wrapping_byte_add(TIMED));
         guard.saved = MaybeUninit::new(saved);
         guard.start = MaybeUninit::new(start);
@@ -107,7 +128,7 @@ impl FnGuard {
     /// mark is cleared inline; the tagged ones end out of line.
     #[inline(always)]
     pub(super) fn end_budgeted(&self) {
-        if self.recorder.addr() & (TIMED | SHADOW) == 0 {
+        if self.recorder.addr() & TAGS == 0 {
             // SAFETY: an untagged non-null recorder in a guard with no cell is this
             // thread's live recorder, set by `skipped` or `budgeted`.
             unsafe { &*self.recorder }.clear_untimed();
@@ -118,16 +139,24 @@ impl FnGuard {
 
     #[inline(never)]
     fn end_tagged(&self) {
-        let tag = self.recorder.addr() & (TIMED | SHADOW);
-        // SAFETY: `budget` and `start` are written together with every tagged recorder
-        // (in `budgeted`), and the untagged pointer is this thread's live recorder.
+        let tag = self.recorder.addr() & TAGS;
+        // SAFETY: `budget` is written with every tagged recorder (in `budgeted`), and
+        // the untagged pointer is this thread's live recorder.
         let (f, r) = unsafe { (self.budget.assume_init(), &*self.recorder.wrapping_byte_sub(tag)) };
-        // SAFETY: as above.
-        let start = unsafe { self.start.assume_init() };
         // SAFETY: the cell of that recorder, which outlives the frame.
         let cell = unsafe { &*f.cell };
+        if tag == DEPTH {
+            cell.exit_untimed();
+            r.set_mode(f.saved_mode);
+            return;
+        }
+        // SAFETY: `start` is written with the `SHADOW` and `TIMED` tags.
+        let start = unsafe { self.start.assume_init() };
         if tag == SHADOW {
-            cell.weighted().shadow(Usage::now().elapsed_since(start).ticks);
+            let elapsed = Usage::now().elapsed_since(start).ticks;
+            if cell.exit_untimed() {
+                cell.weighted().shadow(elapsed);
+            }
             r.set_mode(f.saved_mode);
             return;
         }
@@ -138,10 +167,10 @@ impl FnGuard {
         let saved = unsafe { self.saved.assume_init() };
         let (excl, ticks, child_var) = r.pop_weighted((saved, f.saved_var), inclusive, f.shift, under_untimed);
         r.set_mode(f.saved_mode);
-        if switch::state() == switch::SHADOW {
+        let outermost = cell.exit_weighted(inclusive, (excl, ticks), f.shift, child_var);
+        if outermost && switch::state() == switch::SHADOW {
             cell.weighted().shadow(inclusive.ticks);
         }
-        cell.exit_weighted(inclusive, (excl, ticks), f.shift, child_var);
         r.trace_call(cell, start.ticks, inclusive.ticks);
     }
 }

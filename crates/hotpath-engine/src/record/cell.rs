@@ -2,10 +2,11 @@
 
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Acquire, Ordering::Relaxed, Ordering::Release};
 
+pub(crate) use super::site_totals::SiteTotals;
 use super::starts::{StartSlot, Starts};
-use super::weighted::{WeightedCell, WeightedTotals};
+use super::weighted::WeightedCell;
 use super::{FnSite, Usage};
-use crate::histogram::{Histogram, LocalHistogram};
+use crate::histogram::LocalHistogram;
 use crate::record::Totals;
 use crate::sync::bump;
 
@@ -102,13 +103,25 @@ impl SiteCell {
     /// before the depth is published (release), and read only while the depth is above
     /// zero, so an ended call's start never needs clearing. `| 1` keeps it non-zero
     /// (zero means no call) at the cost of one tick.
+    /// Returns how many calls of the site were on the stack before this one. An
+    /// untimed call under the budget (`functions/budgeted.rs`) enters at `u64::MAX`:
+    /// on the stack, its start unknown.
     #[inline(always)]
-    pub(crate) fn enter(&self, tick: u64) {
+    pub(crate) fn enter(&self, tick: u64) -> u32 {
         let depth = self.depth.load(Relaxed);
         if depth == 0 {
             self.active_since.store(tick | 1, Relaxed);
         }
         self.depth.store(depth + 1, Release);
+        depth
+    }
+
+    /// An untimed call (entered at `u64::MAX`) ends: whether it was the outermost of
+    /// its site on the stack.
+    pub(crate) fn exit_untimed(&self) -> bool {
+        let depth = self.depth.load(Relaxed) - 1;
+        self.depth.store(depth, Relaxed);
+        depth == 0
     }
 
     /// An async call's first poll (on this thread) at `tick`: counted as running, its
@@ -151,8 +164,9 @@ impl SiteCell {
 
     /// Ends a call timed by the budget at rate `2^-shift`: sums and histogram weighted
     /// by `2^shift` (`weighted.rs`); allocations unscaled, as under time sampling.
+    /// Returns whether it was the outermost call of the site on the stack.
     #[inline]
-    pub(crate) fn exit_weighted(&self, inclusive: Usage, own: (Usage, i64), shift: u32, child_var: f64) {
+    pub(crate) fn exit_weighted(&self, inclusive: Usage, own: (Usage, i64), shift: u32, child_var: f64) -> bool {
         let exclusive = own.1;
         let depth = self.depth.load(Relaxed) - 1;
         self.depth.store(depth, Relaxed);
@@ -164,8 +178,9 @@ impl SiteCell {
         // The sum grows by `d << shift` in all.
         self.count(d);
         bump(&self.sum, (d << shift) - d);
-        self.weighted.record(shift, d, exclusive, child_var);
+        self.weighted.record(shift, d, exclusive, child_var, depth == 0);
         self.histogram.record_n(d, 1 << shift);
+        depth == 0
     }
 
     /// The budget's countdown, weighted sums and shadow total.
@@ -231,7 +246,7 @@ impl SiteCell {
         }
         self.count(elapsed);
         bump(&self.sum, (elapsed << shift) - elapsed);
-        self.weighted.record(shift, elapsed, own.0, own.1);
+        self.weighted.record(shift, elapsed, own.0, own.1, true);
         self.histogram.record_n(elapsed, 1 << shift);
     }
 
@@ -279,77 +294,6 @@ impl SiteCell {
     #[inline(always)]
     pub(crate) fn count_untimed(&self) {
         bump(&self.untimed, 1);
-    }
-}
-
-/// A site's numbers merged over threads, in ticks.
-#[derive(Clone)]
-pub(crate) struct SiteTotals {
-    pub(crate) calls: u64,
-    /// Calls counted but not timed (time sampling); `calls` are the timed ones.
-    pub(crate) untimed: u64,
-    /// Calls running now: sync calls on some thread's stack plus async calls polled and
-    /// not yet ended.
-    pub(crate) active: u64,
-    /// Start tick of the oldest active call whose start is kept: sync calls, and async
-    /// calls holding a start slot (`u64::MAX` when none).
-    pub(crate) active_since: u64,
-    pub(crate) sum: u64,
-    pub(crate) total: u64,
-    pub(crate) self_time: u64,
-    pub(crate) min: u64,
-    pub(crate) max: u64,
-    pub(crate) cancelled: u64,
-    pub(crate) polls: u64,
-    pub(crate) busy: u64,
-    pub(crate) histogram: Histogram,
-    pub(crate) weighted: WeightedTotals,
-    #[cfg(feature = "alloc")]
-    pub(crate) alloc: crate::record::AllocTotals,
-}
-
-impl Default for SiteTotals {
-    fn default() -> Self {
-        Self {
-            calls: 0,
-            untimed: 0,
-            active: 0,
-            active_since: u64::MAX,
-            sum: 0,
-            total: 0,
-            self_time: 0,
-            min: u64::MAX,
-            max: 0,
-            cancelled: 0,
-            polls: 0,
-            busy: 0,
-            histogram: Histogram::default(),
-            weighted: WeightedTotals::default(),
-            #[cfg(feature = "alloc")]
-            alloc: crate::record::AllocTotals::default(),
-        }
-    }
-}
-
-impl SiteTotals {
-    /// Adds another total.
-    pub(crate) fn add(&mut self, other: &SiteTotals) {
-        self.calls += other.calls;
-        self.untimed += other.untimed;
-        self.active = self.active.wrapping_add(other.active);
-        self.active_since = self.active_since.min(other.active_since);
-        self.sum += other.sum;
-        self.total += other.total;
-        self.self_time += other.self_time;
-        self.min = self.min.min(other.min);
-        self.max = self.max.max(other.max);
-        self.cancelled += other.cancelled;
-        self.polls += other.polls;
-        self.busy += other.busy;
-        self.histogram.merge(&other.histogram);
-        self.weighted.add(&other.weighted);
-        #[cfg(feature = "alloc")]
-        self.alloc.add(&other.alloc);
     }
 }
 

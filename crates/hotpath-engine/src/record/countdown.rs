@@ -19,56 +19,56 @@ use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering:
 use std::sync::Mutex;
 
 use super::cell::SiteCell;
+use super::countdown_word::{word, Countdown};
 use crate::memory;
 use crate::sync::lock;
 
-/// One call in the countdown word: bits 8.. count calls, bits 0..8 hold the `k` the
-/// countdown was drawn with. So "more than one call left" is one compare and an
-/// untimed call one subtraction.
-const ONE: u64 = 1 << 8;
-const SHIFT: u64 = ONE - 1;
+/// Marks a slot whose site is recursive (`FnSite::is_recursive`): its word reads
+/// "time this call" to the untimed path, so every call of the site takes the slow
+/// path, which keeps the site's recursion depth; the countdown that decides its calls
+/// is then the cell's ([`Slot::countdown`]). Above any shift (at most 63).
+const DIVERTED: u64 = 1 << 7;
 
 /// One site's countdown on one thread, and the thread's cell of that site.
 pub(crate) struct Slot {
-    countdown: AtomicU64,
+    countdown: Countdown,
     /// Set once, with the first countdown; null in a slot no call has used.
     cell: AtomicPtr<SiteCell>,
 }
 
 impl Slot {
     const fn new() -> Self {
-        Self { countdown: AtomicU64::new(0), cell: AtomicPtr::new(ptr::null_mut()) }
+        Self { countdown: Countdown::new(), cell: AtomicPtr::new(ptr::null_mut()) }
     }
 
-    /// Whether this call is left untimed: the countdown runs on; at its end the call
-    /// is timed and [`redraw`](Self::redraw) must follow.
-    #[inline(always)]
-    pub(crate) fn skip(&self) -> bool {
-        let v = self.countdown.load(Relaxed);
-        let skip = v >= 2 * ONE;
-        if skip {
-            self.countdown.store(v - ONE, Relaxed);
+    /// The countdown that decides the calls of the slot's site, the owner's. For a
+    /// recursive site the slot is diverted (once) and the cell's countdown decides:
+    /// the untimed path, which keeps no depth, then never skips a call of the site.
+    pub(crate) fn countdown<'a>(&'a self, cell: &'a SiteCell, recursive: bool) -> &'a Countdown {
+        if !recursive {
+            return &self.countdown;
         }
-        skip
+        if self.countdown.0.load(Relaxed) != DIVERTED {
+            self.countdown.0.store(DIVERTED, Relaxed);
+        }
+        cell.weighted().countdown()
     }
 
-    /// At a timed call: returns the `k` its countdown was drawn with (its weight is
-    /// `2^k`) and draws the next countdown at the site's current `shift`.
-    pub(crate) fn redraw(&self, shift: u32) -> u32 {
-        let drawn = (self.countdown.load(Relaxed) & SHIFT) as u32;
-        self.restart(shift, crate::sampling::draw());
-        drawn
-    }
-
-    /// A new countdown at `shift` from the random bits `bits`: the collector's, when
-    /// it raises a site's rate (a countdown drawn at the old, lower rate would hold
-    /// the site there until it ran out: about `2^k` calls). The calls after it are
-    /// decided at the new rate, each still independently of the others and of its
-    /// duration, so the estimates stay unbiased. Racing the owner's decrement, one of
-    /// the two stores wins whole.
-    pub(crate) fn restart(&self, shift: u32, bits: u64) {
-        let shift = shift.min(63);
-        self.countdown.store((geometric(shift, bits) * ONE) | u64::from(shift), Relaxed);
+    /// The collector's restart (see [`Countdown::restart`]): of the cell's countdown
+    /// once the slot is diverted. A diversion racing it is never lost (the exchange
+    /// fails and the diverted slot is read again); the owner's decrement may be.
+    fn restart(&self, shift: u32, bits: u64) {
+        let new = word(shift, bits);
+        let mut old = self.countdown.0.load(Relaxed);
+        while old != DIVERTED {
+            match self.countdown.0.compare_exchange_weak(old, new, Relaxed, Relaxed) {
+                Ok(_) => return,
+                Err(now) => old = now,
+            }
+        }
+        // SAFETY: a used slot's cell is its thread's, alive as long as the recorder
+        // that owns this table, which the caller holds live (`restart_countdowns`).
+        unsafe { &*self.cell.load(Relaxed) }.weighted().countdown().0.store(new, Relaxed);
     }
 }
 
@@ -115,7 +115,7 @@ impl Countdowns {
         // SAFETY: `base` points at `len` slots; only this (the owner) thread replaces
         // them, in `slot`, which cannot run during this call.
         let slot = unsafe { &*self.base.load(Relaxed).add(id) };
-        if !slot.skip() {
+        if !slot.countdown.skip() {
             return false;
         }
         // SAFETY: a slot with a countdown has its cell (set before its first
@@ -150,7 +150,7 @@ impl Countdowns {
             (0..len)
                 .map(|i| match table.get(i) {
                     Some(old) => Slot {
-                        countdown: AtomicU64::new(old.countdown.load(Relaxed)),
+                        countdown: Countdown(AtomicU64::new(old.countdown.0.load(Relaxed))),
                         cell: AtomicPtr::new(old.cell.load(Relaxed)),
                     },
                     None => Slot::new(),
@@ -183,46 +183,9 @@ impl Drop for Countdowns {
     }
 }
 
-/// A draw of the geometric distribution on 1, 2, ... of parameter `2^-shift`: the
-/// position of the first success in independent trials of that probability.
-/// `bits` are uniform random bits. At most `1e15 + 1`, so it fits the word's 56 bits.
-fn geometric(shift: u32, bits: u64) -> u64 {
-    if shift == 0 {
-        return 1;
-    }
-    let p = (-f64::from(shift)).exp2();
-    // u in (0, 1]: 53 random bits, never 0.
-    let u = ((bits >> 11) + 1) as f64 * (-53f64).exp2();
-    let n = (u.ln() / (-p).ln_1p()).floor();
-    1 + if n.is_finite() && n < 1e15 { n as u64 } else { 0 }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_countdown_times_one_call_in_2_to_the_k_and_names_its_weight() {
-        let slot = Slot::new();
-        // A new slot times its first call, at weight 1, and draws at the given rate.
-        assert!(!slot.skip());
-        assert_eq!(slot.redraw(3), 0);
-        let mut timed = 0u32;
-        for _ in 0..80_000 {
-            if !slot.skip() {
-                timed += 1;
-                assert_eq!(slot.redraw(3), 3, "a countdown drawn at k = 3 weighs 2^3");
-            }
-        }
-        // Bin(80,000, 1/8): mean 10,000, sd 94; the bounds are 10 sd away.
-        assert!((9_060..10_940).contains(&timed), "{timed} of 80,000 timed at 1/8");
-        // A restart at k = 0 times the next call, and it weighs 1.
-        slot.restart(0, 12_345);
-        assert!(!slot.skip());
-        assert_eq!(slot.redraw(0), 0);
-        assert!(!slot.skip(), "at k = 0 every call is timed");
-        assert_eq!(geometric(0, 0), 1);
-    }
 
     #[test]
     fn the_table_grows_keeping_countdowns_and_skips_only_made_slots() {
@@ -250,5 +213,24 @@ mod tests {
         t.force(false);
         assert!(t.skip(3), "the countdown ran on where it was");
         assert_eq!(a.counted(), (3, 0));
+    }
+
+    #[test]
+    fn a_recursive_sites_calls_all_leave_the_untimed_path_and_the_cells_countdown_decides() {
+        let t = Countdowns::new();
+        let a = SiteCell::new();
+        t.slot(5, &a).restart(20, 1);
+        assert!(t.skip(5));
+        let own = t.slot(5, &a).countdown(&a, true);
+        assert!(std::ptr::eq(own, a.weighted().countdown()), "the cell's decides");
+        assert!(!t.skip(5), "diverted: every call takes the slow path");
+        assert!(!own.skip(), "a new countdown times its first call");
+        assert_eq!(own.redraw(20), 0);
+        assert!(own.skip());
+        // The collector's restart reaches the cell's countdown and leaves the slot diverted.
+        t.restart(5, 0, 9);
+        assert!(!own.skip(), "restarted at k = 0");
+        assert!(!t.skip(5), "still diverted");
+        assert_eq!(a.counted(), (1, 0), "only the untimed path counts");
     }
 }

@@ -8,7 +8,8 @@
 //!   thread exits its numbers fold into the registry's retired totals.
 //! - `site`: the static call site each measuring macro emits, registered once.
 //! - `cell`, `alloc_cell`, `starts`: one site's numbers on one thread (durations,
-//!   allocations, start ticks of running async calls), and their merge over threads.
+//!   allocations, start ticks of running async calls), and their merge over threads
+//!   (`site_totals`).
 //! - `recorder`: a thread's site cells and frame stack, and the registry of all threads'.
 //! - `usage`: what a frame reads at entry and exit (ticks, and allocation counters).
 //! - `hooks`: what a frame does besides timing, for the instruments that attach to
@@ -17,7 +18,8 @@
 //! - `metric`: durations of other instruments, in cells of their own id space.
 //! - `durations`: merged totals turned into the report's duration statistics.
 //! - `select`: rows merged by name, focus filter and row limit.
-//! - `countdown`: which calls the overhead budget times (a per-thread table by site).
+//! - `countdown`: which calls the overhead budget times (a per-thread table by site of
+//!   `countdown_word`s).
 //! - `weighted`: what budget-sampled calls add (weights, variances) and the intervals.
 //! - `exit_hook`: final numbers of threads that exit, for the threads view.
 
@@ -26,6 +28,7 @@ mod alloc_cell;
 mod cell;
 mod cells;
 mod countdown;
+mod countdown_word;
 pub(crate) mod durations;
 #[cfg(feature = "threads")]
 pub(crate) mod exit_hook;
@@ -35,6 +38,7 @@ mod recorder;
 mod registry;
 mod select;
 mod site;
+mod site_totals;
 #[cfg(all(any(feature = "services-http", feature = "services-sql"), not(all(feature = "cpu", target_os = "linux"))))]
 mod source;
 #[cfg(all(feature = "cpu", target_os = "linux"))]

@@ -1,7 +1,7 @@
 //! Call sites of measured functions: one `static FnSite` per annotated item,
 //! registered on its first call and identified by a dense id from then on.
 
-use std::sync::atomic::{AtomicU32, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU8, Ordering::Relaxed};
 use std::sync::Mutex;
 
 use crate::logs::LogSlot;
@@ -34,6 +34,9 @@ pub struct FnSite {
     /// timed with probability `2^-shift` (0: every call). Set by the budget's collector,
     /// read by each call with one relaxed load.
     shift: AtomicU8,
+    /// A call of the site was seen inside another on one thread's stack: under the
+    /// budget its calls then all keep the site's recursion depth (`Slot::countdown`).
+    recursive: AtomicBool,
     name: SiteName,
     file: &'static str,
     line: u32,
@@ -58,6 +61,7 @@ impl FnSite {
         Self {
             id: AtomicU32::new(0),
             shift: AtomicU8::new(0),
+            recursive: AtomicBool::new(false),
             name,
             file,
             line,
@@ -99,6 +103,7 @@ impl FnSite {
         Self {
             id: AtomicU32::new(0),
             shift: AtomicU8::new(0),
+            recursive: AtomicBool::new(false),
             name,
             file,
             line,
@@ -115,6 +120,16 @@ impl FnSite {
     #[inline(always)]
     pub(crate) fn shift(&self) -> u32 {
         u32::from(self.shift.load(Relaxed))
+    }
+
+    /// Whether a call of the site was seen inside another (see the field).
+    #[inline(always)]
+    pub(crate) fn is_recursive(&self) -> bool {
+        self.recursive.load(Relaxed)
+    }
+
+    pub(crate) fn mark_recursive(&self) {
+        self.recursive.store(true, Relaxed);
     }
 
     /// Sets the budget's timing rate of this site to `2^-shift`.

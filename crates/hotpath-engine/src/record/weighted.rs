@@ -21,6 +21,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
+use super::countdown_word::Countdown;
 use crate::sync::bump;
 
 /// Per-thread, per-site numbers of budget-weighted calls. Owner-written.
@@ -40,6 +41,8 @@ pub(crate) struct WeightedCell {
     /// `Σ (2^k - 1) · d` over weighted operations: the time they stand for beyond
     /// their own.
     excess: AtomicU64,
+    /// The countdown of a recursive site's calls on this thread (`Slot::countdown`).
+    countdown: Countdown,
 }
 
 /// The shift an operation the budget left untimed gets under `switch::SHADOW` (tests
@@ -56,14 +59,21 @@ impl WeightedCell {
             max_shift: AtomicU64::new(0),
             shadow: AtomicU64::new(0),
             excess: AtomicU64::new(0),
+            countdown: Countdown::new(),
         }
+    }
+
+    /// The countdown of this site's calls on this thread once the site is recursive.
+    pub(crate) fn countdown(&self) -> &Countdown {
+        &self.countdown
     }
 
     /// One call timed at rate `2^-shift`: `inclusive` ticks, `exclusive` ticks (its
     /// children's estimates subtracted; may be negative), and the variance its
-    /// children's sampling put into its self time.
+    /// children's sampling put into its self time. Only an `outermost` call (no call
+    /// of its site below it on the thread's stack) is in the total, and in its variance.
     #[inline]
-    pub(crate) fn record(&self, shift: u32, inclusive: u64, exclusive: i64, child_var: f64) {
+    pub(crate) fn record(&self, shift: u32, inclusive: u64, exclusive: i64, child_var: f64, outermost: bool) {
         let w = (1u64 << shift) as f64;
         if shift > 0 {
             bump(&self.extra, (1u64 << shift) - 1);
@@ -74,7 +84,9 @@ impl WeightedCell {
         }
         let f = (w - 1.0) * w;
         let (d, e) = (inclusive as f64, exclusive as f64);
-        add_f64(&self.var_total, f * d * d);
+        if outermost {
+            add_f64(&self.var_total, f * d * d);
+        }
         add_f64(&self.var_self, f * e * e + w * w * child_var);
     }
 
@@ -183,16 +195,18 @@ mod tests {
     #[test]
     fn weights_and_variances_follow_horvitz_thompson() {
         let cell = WeightedCell::new();
-        cell.record(2, 100, 40, 0.0);
-        cell.record(0, 10, 10, 5.0);
+        cell.record(2, 100, 40, 0.0, true);
+        cell.record(0, 10, 10, 5.0, true);
+        // A recursive call inside another of its site: not in the total's variance.
+        cell.record(1, 7, 7, 0.0, false);
         let mut t = WeightedTotals::default();
         t.add_cell(&cell);
-        assert_eq!(t.extra, 3);
+        assert_eq!(t.extra, 4);
         assert_eq!(t.max_shift, 2);
         // (4 - 1) * 4 * 100² for the total; the exact call adds none.
         assert_eq!(t.var_total, 120_000.0);
         // (4 - 1) * 4 * 40², plus the exact call's children variance (weight 1).
-        assert_eq!(t.var_self, 19_200.0 + 5.0);
+        assert_eq!(t.var_self, 19_200.0 + 5.0 + 98.0);
         assert!(t.estimated());
         assert_eq!(WeightedCell::child_term(1, 10), 200.0);
         cell.reset();

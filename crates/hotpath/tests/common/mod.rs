@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub(crate) mod bounded;
+pub(crate) mod budget;
 pub(crate) mod fixtures;
 pub(crate) mod live;
 

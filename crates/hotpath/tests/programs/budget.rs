@@ -6,6 +6,11 @@
 //!   heavy : light = 3 : 1, and parent's self time is 2/6 of its total.
 //! - `tiny N`: N calls of `tiny`, a function of about 10 ns (each call's input is the
 //!   last one's result).
+//! - `recursive N [ITERS]`: N calls of `climb`, which calls `descend` once; `descend`
+//!   does one work unit and goes [`LEVELS`] levels down, directly (`descend`) or
+//!   through `hop` every third level (recursion through another function). So
+//!   `descend`'s total (its outermost calls) is `climb`'s total but for `climb`'s own
+//!   few instructions, and `descend`'s calls are `LEVELS × N`.
 //! - `instruments N [ITERS]`: N rounds of the other timed instruments, each hot: a
 //!   `mutex!` held for 3 work units and one for 1, a message through a `channel!`, a
 //!   byte written to an `io!` sink, and a `future!` of 3 units and one of 1 (polled
@@ -53,6 +58,29 @@ fn light() -> u64 {
 #[hotpath::measure]
 fn parent() -> u64 {
     work(2) ^ heavy() ^ light()
+}
+
+/// Levels of `descend` under one `climb`.
+const LEVELS: u32 = 16;
+
+#[hotpath::measure]
+fn climb() -> u64 {
+    descend(LEVELS)
+}
+
+#[hotpath::measure]
+fn descend(level: u32) -> u64 {
+    let x = work(1);
+    match level {
+        1 => x,
+        l if l % 3 == 0 => x ^ hop(l - 1),
+        l => x ^ descend(l - 1),
+    }
+}
+
+#[hotpath::measure]
+fn hop(level: u32) -> u64 {
+    descend(level)
 }
 
 #[hotpath::measure]
@@ -108,8 +136,9 @@ fn main() {
         // Each call's input depends on the last one's result: otherwise the calls'
         // chains overlap in the core and one takes under 2 ns, not 10.
         "tiny" => (0..n).for_each(|i| acc = tiny(acc ^ i)),
+        "recursive" => (0..n).for_each(|_| acc ^= climb()),
         "instruments" => acc = instruments(n),
-        other => panic!("unknown mode {other:?}: split N, tiny N or instruments N"),
+        other => panic!("unknown mode {other:?}: split N, tiny N, recursive N or instruments N"),
     }
     black_box(acc);
 }

@@ -20,6 +20,8 @@ fn session(name: &'static str, calls: u64, messages: u64, jobs: &mut Option<(Sen
     for i in 0..calls {
         std::hint::black_box(step(i));
     }
+    // With hotpath off `channel!` is its argument, and the closure a plain call.
+    #[allow(clippy::redundant_closure)]
     let (tx, rx) = jobs.get_or_insert_with(|| hotpath::channel!(mpsc::channel::<u64>(), label = "jobs"));
     for i in 0..messages {
         tx.send(i).unwrap();
