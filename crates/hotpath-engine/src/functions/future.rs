@@ -119,6 +119,10 @@ impl<F: Future> Future for MeasuredFuture<F> {
                     None => {
                         *this.state = State::Untimed;
                         *this.shift = if budget { shift as u8 } else { PLAIN };
+                        // Tests only: the untimed call's wall time, into the shadow.
+                        if switch::state() == switch::SHADOW {
+                            *this.start = crate::clock::now().max(1);
+                        }
                     }
                 }
             }
@@ -128,7 +132,7 @@ impl<F: Future> Future for MeasuredFuture<F> {
         let recorder = unsafe { recorder::current().as_ref() };
         let id = this.site.id();
         if *this.state == State::Untimed {
-            return untimed_poll(inner, cx, recorder, id, this.state, *this.shift);
+            return untimed_poll(inner, cx, recorder, (id, *this.start), this.state, *this.shift);
         }
         let Some((recorder, cell)) = recorder.and_then(|r| Some((r, r.cell(id)?))) else { return inner.poll(cx) };
         let frame = PollFrame::begin(recorder, cell, id, *this.shift);
@@ -171,13 +175,14 @@ fn forced() -> bool {
 /// A poll of a call time sampling left untimed: polled through, counted exactly
 /// (polls, and the call when it ends). Under the budget (`shift` > 0) it marks the
 /// thread [`UNTIMED`] for the poll when the enclosing call is timed, so that a timed
-/// call nested in it hands nothing to that one (`functions/budgeted.rs`).
+/// call nested in it hands nothing to that one (`functions/budgeted.rs`). `start` is 0
+/// but under the shadow (tests only), where the call's wall time goes to the shadow.
 #[inline]
 fn untimed_poll<F: Future>(
     inner: Pin<&mut F>,
     cx: &mut Context<'_>,
     recorder: Option<&ThreadRecorder>,
-    id: u32,
+    (id, start): (u32, u64),
     state: &mut State,
     shift: u8,
 ) -> Poll<F::Output> {
@@ -198,12 +203,24 @@ fn untimed_poll<F: Future>(
             cell.count_events(1);
             if ready {
                 cell.count_untimed();
+                if start != 0 {
+                    shadow_untimed(cell, start);
+                }
             }
         }
         None if ready => switch::count_dropped(),
         None => {}
     }
     result
+}
+
+/// Tests only (`switch::SHADOW`): the shadow total of a future site is its untimed
+/// calls' wall times, which the report adds to the timed calls' own
+/// (`record::durations`, the other instruments' convention).
+#[cold]
+#[inline(never)]
+fn shadow_untimed(cell: &SiteCell, start: u64) {
+    cell.weighted().shadow(crate::clock::elapsed(start, crate::clock::now()));
 }
 
 /// A poll that ended at `end` after `ticks` on the timeline, with its call's start: the

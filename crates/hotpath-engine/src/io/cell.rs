@@ -6,6 +6,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
+use super::start::{decode, duration, SHADOW_ONLY, WEIGHTED};
 use crate::histogram::{Histogram, LocalHistogram};
 use crate::record::Totals;
 use crate::sync::bump;
@@ -35,6 +36,14 @@ pub(crate) struct TransferCell {
     min: AtomicU64,
     max: AtomicU64,
     histogram: LocalHistogram,
+    /// Under the budget: what the timed operations stand for beyond themselves,
+    /// `Σ (2^k - 1)` operations and `Σ (2^k - 1)·d` ticks, and the variance estimate
+    /// of the total, `Σ (2^k - 1)·2^k·d²` (`f64` bits; `record/weighted.rs`).
+    extra_ops: AtomicU64,
+    extra_ticks: AtomicU64,
+    var: AtomicU64,
+    /// Tests only: the untimed operations' durations (`SHADOW_ONLY`).
+    shadow_ticks: AtomicU64,
 }
 
 /// Flushes and shutdowns: counts and summed durations, no bytes.
@@ -66,6 +75,10 @@ impl TransferCell {
             min: AtomicU64::new(u64::MAX),
             max: AtomicU64::new(0),
             histogram: LocalHistogram::new(),
+            extra_ops: AtomicU64::new(0),
+            extra_ticks: AtomicU64::new(0),
+            var: AtomicU64::new(0),
+            shadow_ticks: AtomicU64::new(0),
         }
     }
 
@@ -73,7 +86,12 @@ impl TransferCell {
     fn complete(&self, bytes: u64, start: u64, end: u64) {
         bump(&self.ops, 1);
         bump(&self.bytes, bytes);
-        if start > UNTIMED {
+        // One signed compare: exact starts are above UNTIMED, weighted ones negative.
+        if start as i64 <= UNTIMED as i64 {
+            if start >= WEIGHTED {
+                self.weighted(start, end, bytes);
+            }
+        } else {
             let elapsed = end.saturating_sub(start);
             bump(&self.timed_ops, 1);
             bump(&self.timed_bytes, bytes);
@@ -87,12 +105,36 @@ impl TransferCell {
             self.histogram.record(elapsed);
         }
     }
+
+    /// A timed operation of weight `2^k` > 1 (the budget's), or a shadow-only one.
+    #[cold]
+    #[inline(never)]
+    fn weighted(&self, start: u64, end: u64, bytes: u64) {
+        let (elapsed, k) = decode(start, end);
+        if k == SHADOW_ONLY {
+            return bump(&self.shadow_ticks, elapsed);
+        }
+        let extra = (1u64 << k) - 1;
+        bump(&self.timed_ops, 1);
+        bump(&self.timed_bytes, bytes);
+        bump(&self.timed_ticks, elapsed);
+        bump(&self.extra_ops, extra);
+        bump(&self.extra_ticks, extra * elapsed);
+        let d = elapsed as f64;
+        let var = f64::from_bits(self.var.load(Relaxed)) + extra as f64 * (extra + 1) as f64 * d * d;
+        self.var.store(var.to_bits(), Relaxed);
+        self.min.store(self.min.load(Relaxed).min(elapsed), Relaxed);
+        self.max.store(self.max.load(Relaxed).max(elapsed), Relaxed);
+        self.histogram.record_n(elapsed, extra + 1);
+    }
 }
 
 impl TransferCell {
     fn reset(&self) {
         for c in
             [&self.ops, &self.bytes, &self.errors, &self.timed_ops, &self.timed_bytes, &self.timed_ticks, &self.max]
+                .into_iter()
+                .chain([&self.extra_ops, &self.extra_ticks, &self.var, &self.shadow_ticks])
         {
             c.store(0, Relaxed);
         }
@@ -121,8 +163,12 @@ impl ControlCell {
     fn complete(&self, start: u64, end: u64) {
         bump(&self.ops, 1);
         if start > UNTIMED {
-            bump(&self.timed_ops, 1);
-            bump(&self.timed_ticks, end.saturating_sub(start));
+            // No estimate here: the timed operations' own sum, a shadow-only one counted.
+            let (elapsed, k) = duration(start, end);
+            if k != SHADOW_ONLY {
+                bump(&self.timed_ops, 1);
+                bump(&self.timed_ticks, elapsed);
+            }
         }
     }
 }
@@ -193,6 +239,10 @@ pub(crate) struct TransferTotals {
     pub(crate) min: u64,
     pub(crate) max: u64,
     pub(crate) histogram: Histogram,
+    pub(crate) extra_ops: u64,
+    pub(crate) extra_ticks: u64,
+    pub(crate) var: f64,
+    pub(crate) shadow_ticks: u64,
 }
 
 impl Default for TransferTotals {
@@ -207,6 +257,10 @@ impl Default for TransferTotals {
             min: u64::MAX,
             max: 0,
             histogram: Histogram::default(),
+            extra_ops: 0,
+            extra_ticks: 0,
+            var: 0.0,
+            shadow_ticks: 0,
         }
     }
 }
@@ -222,6 +276,10 @@ impl TransferTotals {
         self.min = self.min.min(cell.min.load(Relaxed));
         self.max = self.max.max(cell.max.load(Relaxed));
         self.histogram.merge_local(&cell.histogram);
+        self.extra_ops += cell.extra_ops.load(Relaxed);
+        self.extra_ticks += cell.extra_ticks.load(Relaxed);
+        self.var += f64::from_bits(cell.var.load(Relaxed));
+        self.shadow_ticks += cell.shadow_ticks.load(Relaxed);
     }
 }
 

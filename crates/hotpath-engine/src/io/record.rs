@@ -6,6 +6,7 @@ use std::io::ErrorKind;
 use super::cell::{Kind, UNTIMED};
 use super::recorder;
 use super::site::IoEntry;
+use super::start::{duration, SHADOW_ONLY};
 use crate::entries::Entry;
 use crate::switch;
 use crate::timeline;
@@ -30,9 +31,10 @@ pub(crate) fn finish(entry: &Entry<IoEntry>, kind: Kind, start: u64, end: u64, o
         switch::count_dropped();
     }
     if timeline::on() && start > UNTIMED {
-        if let Ok(bytes) = outcome {
+        let (elapsed, k) = duration(start, end);
+        if let (Ok(bytes), false) = (outcome, k == SHADOW_ONLY) {
             let op = (kind as u64) << 56 | bytes.min((1 << 56) - 1);
-            timeline::slice(timeline::Kind::Io, entry.id(), start, end.saturating_sub(start), op);
+            timeline::slice(timeline::Kind::Io, entry.id(), end.wrapping_sub(elapsed), elapsed, op);
         }
     }
 }

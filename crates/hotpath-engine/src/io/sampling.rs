@@ -1,14 +1,19 @@
 //! Which `io!` operations get their two clock reads: the engine's `sampling` for `io`
 //! (a static rate), or under the overhead budget each entry's own rate `2^-shift`,
 //! which the budget's thread sets from the entry's operations per second. Counts and
-//! bytes are always exact; durations, Avg, percentiles and Rate come from the timed
-//! operations only (a uniform sample at every moment: their mean is the estimate).
+//! bytes are always exact. Under a static rate durations, Avg, percentiles and Rate
+//! come from the timed operations (a uniform sample: their mean is the estimate);
+//! under the budget, whose rates change during a run, each timed operation is
+//! weighted by `2^k` for the `k` it was drawn at (`cell::weighted_start`), as the other
+//! instruments' are (`record/weighted.rs`).
 
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 use super::cell::UNTIMED;
+use super::start::{weighted_start, SHADOW_ONLY};
 use crate::clock;
 use crate::sampling::{self, Sampled};
+use crate::switch;
 
 /// Entry ids the per-thread cells hold (`recorder::IoCells`).
 const CAPACITY: usize = 32_768;
@@ -24,14 +29,23 @@ pub(crate) fn rate() -> f64 {
     sampling::rate(Sampled::Io)
 }
 
-/// Starts an operation of entry `id`: the current tick if it is to be timed, else
-/// [`UNTIMED`].
+/// Starts an operation of entry `id`: if it is to be timed, the current tick (with the
+/// `k` of its weight `2^k` when above 1, `cell::weighted_start`), else [`UNTIMED`], or
+/// under the budget's shadow (tests only) the tick marked [`SHADOW_ONLY`]: timed
+/// anyway, for the shadow total alone.
 #[inline(always)]
 pub(crate) fn start(id: u32) -> u64 {
     let shift = SHIFTS.get(id as usize).map_or(0, |s| u32::from(s.load(Relaxed)));
-    if sampling::timed_at(Sampled::Io, shift).is_some() {
+    if let Some(k) = sampling::timed_at(Sampled::Io, shift) {
+        let now = clock::now();
         // Ticks 0 and 1 are reserved for "idle" and "untimed".
-        clock::now().max(UNTIMED + 1)
+        if k == 0 {
+            now.max(UNTIMED + 1)
+        } else {
+            weighted_start(now, u64::from(k))
+        }
+    } else if switch::state() == switch::SHADOW {
+        weighted_start(clock::now(), SHADOW_ONLY)
     } else {
         UNTIMED
     }

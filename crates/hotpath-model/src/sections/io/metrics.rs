@@ -19,12 +19,12 @@ impl SectionData for IoSection {
         let mut duration = Family::new(
             "hotpath_io_operation_seconds",
             MetricKind::Histogram,
-            "Duration of timed read and write operations (async: first poll to ready).",
+            "Duration of timed read and write operations (async: first poll to ready); under the overhead budget each weighs the inverse of its rate.",
         );
         let mut estimated = EstimateFamilies::new(
             "hotpath_io_operation_timed_ratio",
             "hotpath_io_operation_seconds_ci95",
-            "95% interval of the estimated total time in operations (the timed ones' mean times all), where the overhead budget timed a share.",
+            "95% interval of the estimated total time in operations (each timed one weighted by the inverse of its rate), where the overhead budget timed a share.",
         );
         for row in &self.rows {
             for (direction, t) in [("read", &row.read), ("write", &row.write)] {

@@ -68,7 +68,8 @@ pub struct IoTransfer {
     pub timed_bytes: u64,
     /// Summed duration of the timed operations; async ones span first poll to ready.
     pub timed_ns: u64,
-    /// Mean duration of a timed operation.
+    /// Mean duration of a timed operation (under the overhead budget, each weighted
+    /// by the inverse of its rate: the estimated mean of all).
     pub avg_ns: u64,
     /// Shortest timed operation.
     pub min_ns: u64,
@@ -87,6 +88,11 @@ pub struct IoTransfer {
     /// `total_ns_ci95`) and of the percentiles.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub estimate: Option<Box<crate::DurationEstimate>>,
+    /// Under the overhead budget, when it timed operations at a rate below 1: the
+    /// estimated total time of all, each timed operation weighted by the inverse of
+    /// its rate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total_ns: Option<u64>,
 }
 
 /// Flushes or shutdowns of one row.
@@ -104,9 +110,13 @@ pub struct IoControl {
 }
 
 impl IoTransfer {
-    /// Estimated total time of all operations: the timed sum scaled up to every
-    /// operation under time sampling; `None` when nothing was timed.
+    /// Estimated total time of all operations: the budget's weighted estimate
+    /// ([`total_ns`](Self::total_ns)), else the timed sum scaled up to every operation
+    /// under time sampling; `None` when nothing was timed.
     pub fn estimated_total_ns(&self) -> Option<u64> {
+        if self.total_ns.is_some() {
+            return self.total_ns;
+        }
         (self.timed_ops > 0).then(|| (self.timed_ns as u128 * self.ops as u128 / self.timed_ops as u128) as u64)
     }
 }

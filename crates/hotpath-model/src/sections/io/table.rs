@@ -181,6 +181,9 @@ mod tests {
     fn sampled_totals_are_scaled_up() {
         let t = IoTransfer { ops: 10, timed_ops: 2, timed_ns: 50, ..IoTransfer::default() };
         assert_eq!(t.estimated_total_ns(), Some(250));
+        // Under the overhead budget the weighted estimate is the total.
+        let weighted = IoTransfer { total_ns: Some(400), ..t };
+        assert_eq!(weighted.estimated_total_ns(), Some(400));
         assert_eq!(IoTransfer { ops: 3, ..IoTransfer::default() }.estimated_total_ns(), None);
         assert_eq!(sampled(0.1), "10%");
     }
