@@ -70,12 +70,50 @@ impl FnGuard {
         Some(Self::tagged(recorder))
     }
 
-    /// A timed call under the budget, any call under `SHADOW`, or one whose site,
-    /// recorder or countdown is new. Out of line and cold: exact mode (the default)
-    /// keeps its code and registers (docs/PERFORMANCE.md).
+    /// A call the untimed path did not end: an untimed call of a recursive site, taken
+    /// here with a short frame of registers, or any other ([`decided`](Self::decided)).
+    /// Out of line and cold: exact mode (the default) keeps its code and registers
+    /// (docs/PERFORMANCE.md).
     #[cold]
     #[inline(never)]
     pub(super) fn budgeted(site: &'static FnSite) -> Self {
+        if site.is_recursive() && switch::state() == switch::BUDGET {
+            if let Some(guard) = Self::depth_only(site) {
+                return guard;
+            }
+        }
+        Self::decided(site)
+    }
+
+    /// An untimed call of a recursive site under `BUDGET`: counted, on its site's depth
+    /// until it ends ([`DEPTH`]). `None` if the call is timed or forced, or the thread's
+    /// recorder, cell or slot is not made yet: [`decided`](Self::decided) then asks the
+    /// same countdown again, which at its end says "timed" again without changing.
+    #[inline(always)]
+    fn depth_only(site: &'static FnSite) -> Option<Self> {
+        let recorder = recorder::attached();
+        // SAFETY: as in `skipped`.
+        let r = unsafe { recorder.as_ref() }?;
+        let id = site.registered_id();
+        let cell = r.cell(id)?;
+        let mode = r.mode();
+        if mode == FORCE || !r.countdowns().slot(id, cell).countdown(cell, true).skip() {
+            return None;
+        }
+        cell.count_untimed();
+        if mode == NORMAL {
+            r.mark_untimed();
+        }
+        cell.enter(u64::MAX);
+        let mut guard = Self::tagged(recorder.wrapping_byte_add(DEPTH));
+        guard.budget = MaybeUninit::new(BudgetFrame { cell, saved_var: 0.0, shift: 0, saved_mode: mode });
+        Some(guard)
+    }
+
+    /// A timed call under the budget, any call under `SHADOW`, or one whose site,
+    /// recorder or countdown is new.
+    #[inline(never)]
+    fn decided(site: &'static FnSite) -> Self {
         // Read again rather than passed: nothing is kept live across the call.
         let state = switch::state();
         let recorder = recorder::current();
@@ -137,19 +175,28 @@ impl FnGuard {
         self.end_tagged();
     }
 
+    /// An untimed call of a recursive site leaves its depth here; the others end in
+    /// [`end_timed`](Self::end_timed), whose frame of registers it does not pay.
     #[inline(never)]
     fn end_tagged(&self) {
         let tag = self.recorder.addr() & TAGS;
+        if tag != DEPTH {
+            return self.end_timed(tag);
+        }
+        // SAFETY: as in `end_timed`.
+        let (f, r) = unsafe { (self.budget.assume_init(), &*self.recorder.wrapping_byte_sub(tag)) };
+        // SAFETY: as in `end_timed`.
+        unsafe { &*f.cell }.exit_untimed();
+        r.set_mode(f.saved_mode);
+    }
+
+    #[inline(never)]
+    fn end_timed(&self, tag: usize) {
         // SAFETY: `budget` is written with every tagged recorder (in `budgeted`), and
         // the untagged pointer is this thread's live recorder.
         let (f, r) = unsafe { (self.budget.assume_init(), &*self.recorder.wrapping_byte_sub(tag)) };
         // SAFETY: the cell of that recorder, which outlives the frame.
         let cell = unsafe { &*f.cell };
-        if tag == DEPTH {
-            cell.exit_untimed();
-            r.set_mode(f.saved_mode);
-            return;
-        }
         // SAFETY: `start` is written with the `SHADOW` and `TIMED` tags.
         let start = unsafe { self.start.assume_init() };
         if tag == SHADOW {
