@@ -218,6 +218,7 @@ fn sample() -> Report {
     cpu.period_ns = 1_000_000;
     cpu.samples = 968;
     cpu.unmeasured_samples = 4;
+    cpu.late_samples = 12;
     cpu.native_stacks = true;
     cpu.unwind_ns_per_sample = 757;
     cpu.files = vec!["profiles/hotpath-cpu.folded".into()];

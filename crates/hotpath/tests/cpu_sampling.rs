@@ -15,8 +15,13 @@ use common::{command, json_report, run, stderr};
 #[path = "common/pprof.rs"]
 mod pprof;
 
+/// The two tests burn CPU; run side by side on two cores they contend for it, which
+/// makes the kernel deliver timer signals late (see `late_samples`).
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 #[test]
 fn samples_follow_cpu_time_and_files_parse() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let dir = std::env::temp_dir().join(format!("hotpath-cpu-test-{}", std::process::id()));
     let out = run(command("case_cpu_burn")
         .env("HOTPATH_OUTPUT_FORMAT", "json")
@@ -34,17 +39,28 @@ fn samples_follow_cpu_time_and_files_parse() {
             .map_or(0, |r| r["self_samples"].as_u64().unwrap())
     };
     let (heavy, light) = (samples("heavy"), samples("light"));
-    // 600 ms and 200 ms of CPU at 1 kHz: generous bounds around 3:1.
-    assert!(heavy >= 300 && light >= 100, "{cpu:#}");
-    let ratio = heavy as f64 / light as f64;
-    assert!((2.0..=4.5).contains(&ratio), "heavy {heavy} / light {light} = {ratio:.2}");
-    // A sleeping function uses no CPU, but one signal may land in it: a timer expiry is
-    // found at a kernel tick and delivered when the thread next leaves the kernel, which
-    // can be the `nanosleep` that starts the sleep, and the signal carries every period
-    // the tick found (1 + overrun: 4 at 1 kHz with HZ=250, 10 with HZ=100). Two such
-    // signals at most; a sleeper charged its wall time would have about 400.
-    assert!(samples("sleeper") <= 20, "a sleeping function uses no CPU: {cpu:#}");
-    assert!(samples("late_thread_work") >= 50, "a thread started later is sampled: {cpu:#}");
+    // CPU timers are checked at scheduler ticks while the thread runs; on a contended
+    // CPU (a loaded CI host) the kernel finds their expiries late and a signal carries
+    // tens or hundreds of milliseconds of samples, charged to whatever runs then: 3:1
+    // burns measured 0.65 to 5.3 with a third of the samples late. The report counts
+    // such samples; the shares are only checked when few arrived late (idle: 0-3%).
+    let late = cpu["late_samples"].as_u64().unwrap();
+    assert!(late <= cpu["samples"].as_u64().unwrap());
+    if late * 20 <= cpu["samples"].as_u64().unwrap() {
+        // 600 ms and 200 ms of CPU at 1 kHz: generous bounds around 3:1.
+        assert!(heavy >= 300 && light >= 100, "{cpu:#}");
+        let ratio = heavy as f64 / light as f64;
+        assert!((2.0..=4.5).contains(&ratio), "heavy {heavy} / light {light} = {ratio:.2}");
+        // A sleeping function uses no CPU, but one signal may land in it: a timer expiry is
+        // found at a kernel tick and delivered when the thread next leaves the kernel, which
+        // can be the `nanosleep` that starts the sleep, and the signal carries every period
+        // the tick found (1 + overrun: 4 at 1 kHz with HZ=250, 10 with HZ=100). Two such
+        // signals at most; a sleeper charged its wall time would have about 400.
+        assert!(samples("sleeper") <= 20, "a sleeping function uses no CPU: {cpu:#}");
+        assert!(samples("late_thread_work") >= 50, "a thread started later is sampled: {cpu:#}");
+    } else {
+        eprintln!("contended CPU: {late} samples delivered late, shares not checked: {cpu:#}");
+    }
     assert_eq!(cpu["native_stacks"], true);
 
     // Folded stacks: `frames count` lines whose counts add up to the sampled stacks.
@@ -86,6 +102,7 @@ fn samples_follow_cpu_time_and_files_parse() {
 /// between two sections before).
 #[test]
 fn profile_files_are_named_after_the_report() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let dir = std::env::temp_dir().join(format!("hotpath-cpu-table-{}", std::process::id()));
     let out = run(command("case_cpu_burn").env("HOTPATH_OUTPUT_FORMAT", "table").env("HOTPATH_CPU_OUTPUT", &dir));
     assert!(out.status.success(), "{}", stderr(&out));

@@ -19,7 +19,12 @@ struct Run {
     stderr: Vec<String>,
 }
 
+/// The programs burn CPU; run side by side on two cores they contend for it, and the
+/// kernel then checks CPU timers (ours and ITIMER_PROF) far less often than each tick.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 fn run(mode: &str) -> Run {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let mut child = command("case_cpu_sessions")
         .arg(mode)
         .env("HOTPATH_CPU_HZ", "1000")

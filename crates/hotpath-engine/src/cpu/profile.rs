@@ -9,6 +9,9 @@ use super::unwind::Modules;
 
 /// Distinct call stacks kept; samples of further new stacks are counted together.
 const MAX_STACKS: usize = 50_000;
+/// CPU time above which one signal's samples count as delivered late: 5 ticks at
+/// HZ=250, 2 at HZ=100, so an idle machine's tick-sized lumps never reach it.
+const LATE_NS: u64 = 20_000_000;
 
 pub(crate) struct Profile {
     pub(crate) hz: u64,
@@ -20,6 +23,8 @@ pub(crate) struct Profile {
     pub(crate) unmeasured: u64,
     /// Samples whose measured stack was deeper than the kept depth.
     pub(crate) truncated: u64,
+    /// Samples of signals standing for more than [`LATE_NS`] of CPU.
+    pub(crate) late: u64,
     /// Samples without a native stack (stack unreadable or unwinding failed).
     pub(crate) without_stack: u64,
     /// Samples of stacks beyond [`MAX_STACKS`].
@@ -42,6 +47,7 @@ impl Profile {
             signals: 0,
             unmeasured: 0,
             truncated: 0,
+            late: 0,
             without_stack: 0,
             overflow: 0,
             self_samples: Vec::new(),
@@ -63,6 +69,9 @@ impl Profile {
         self.samples += weight;
         self.signals += 1;
         self.truncated += u64::from(raw.truncated) * weight;
+        if weight.saturating_mul(self.period_ns()) > LATE_NS {
+            self.late += weight;
+        }
         let ids = &raw.ids[..raw.ids_len];
         match ids.last() {
             None => self.unmeasured += weight,

@@ -48,6 +48,7 @@ pub(crate) fn section(config: &Options) -> Option<FunctionsCpu> {
     section.unmeasured_samples = profile.unmeasured;
     section.dropped_samples = super::sample::RING.dropped.load(std::sync::atomic::Ordering::Relaxed);
     section.truncated_samples = profile.truncated;
+    section.late_samples = profile.late;
     section.native_stacks =
         !STACK_READ_FAILED.load(std::sync::atomic::Ordering::Relaxed) && cfg!(target_arch = "x86_64");
     section.samples_without_stack = profile.without_stack;

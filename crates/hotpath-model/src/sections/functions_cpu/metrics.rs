@@ -55,6 +55,7 @@ impl SectionData for FunctionsCpu {
         each("unmeasured_samples", crate::Unit::Count, self.unmeasured_samples as f64);
         each("dropped_samples", crate::Unit::Count, self.dropped_samples as f64);
         each("truncated_samples", crate::Unit::Count, self.truncated_samples as f64);
+        each("late_samples", crate::Unit::Count, self.late_samples as f64);
         each("samples_without_stack", crate::Unit::Count, self.samples_without_stack as f64);
         each("unwind_ns_per_sample", crate::Unit::Nanoseconds, self.unwind_ns_per_sample as f64);
         each("total_functions", crate::Unit::Count, self.total_functions as f64);

@@ -29,11 +29,35 @@ impl FunctionsCpu {
         if self.dropped_samples > 0 {
             summary.push_str(&format!(", {} dropped", format_count(self.dropped_samples)));
         }
+        if self.late_samples * 10 > self.samples {
+            summary.push_str(&format!(
+                "; {} delivered late, in lumps over 20 ms of CPU (contended CPUs): shares of \
+                 short functions are unreliable",
+                format_percent(self.late_samples, self.samples)
+            ));
+        }
         titled(
             "functions-cpu",
             "CPU samples of measured functions; Self: innermost measured function, Inclusive: anywhere on the stack.",
             &summary,
             &table,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FunctionsCpu;
+
+    fn summary(late: u64) -> String {
+        let cpu = FunctionsCpu { hz: 1000, samples: 1000, late_samples: late, ..FunctionsCpu::default() };
+        cpu.table(&crate::meta::Meta::default())
+    }
+
+    #[test]
+    fn late_samples_are_named_above_a_tenth() {
+        assert!(!summary(100).contains("delivered late"));
+        let table = summary(101);
+        assert!(table.contains("10.1% delivered late, in lumps over 20 ms of CPU"), "{table}");
     }
 }
