@@ -40,15 +40,15 @@ use common::{command, json_report, row, run, stderr, stdout};
 ///   (a seed per run; tails to -29% and +19%) and 6.8% over 30 runs of 40,000.
 ///   Resampling 20 runs, the median misses ±5% in 1.4% of draws at 20,000 calls, hence
 ///   40,000 (0.01% from those 30 runs; a normal model with the median's sd,
-///   1.25 · 6.8% / sqrt(20) = 1.9%, puts it near 0.9%).
+///   1.25 · 6.8% / sqrt(20) = 1.9%, puts it near 0.9%; with 40 runs the sd is 1.3%).
 /// - Intervals: the 95% intervals of the four totals and of parent's self time (its
 ///   truth: its shadow total minus heavy's and light's, its only callees), pooled
 ///   over the 40 runs (200 intervals), must hold their truth at least 180 times
 ///   (issue 28: in at least 90% of 20 runs; 40 runs, because at the intervals' true
 ///   coverage, about 95%, a bar of 90 in 100 is 2.5 standard deviations away and
 ///   failed a CI run on 2026-12-04 with 85, where 180 in 200 is 3.1 away). Measured
-///   2026-12-04 (idle, current code): 92 of 100, 189 and 193 of 200. Measured with a seed per run: 192 and
-///   193 of 200 (two batches of 40 runs, idle machine; each series' error over its
+///   2026-12-04 (idle): 92 of 100, then 189 and 193 of 200. Earlier, with a seed per
+///   run: 192 and 193 of 200 (two batches of 40 runs, idle machine; each series' error over its
 ///   interval's standard error had mean -0.45 to +0.15 and sd 0.86 to 1.20), and
 ///   187 of 200 with another process spinning on one of the two cores (those at
 ///   20,000 calls; 145 of 150 over 30 runs at 40,000). Resampling
@@ -62,7 +62,7 @@ use common::{command, json_report, row, run, stderr, stdout};
 ///   timed calls' self times are exact and the share is a ratio of two sums over the
 ///   same timed calls. Measured over 20 runs at load average 1: sd 1.2%, none beyond
 ///   ±5% (before the forcing: 13% median error, 7 of 20 beyond even for the median's
-///   sake). A run beyond ±5% is 4 sd out: P(3 or more of 20) is below 1e-6 for a
+///   sake). A run beyond ±5% is 4 sd out: P(5 or more of 40) is below 1e-6 for a
 ///   normal model; thread CPU time in a VM has heavier tails, hence 36 of 40, not 40.
 #[test]
 fn split_is_estimated_without_bias_and_intervals_cover_the_truth() {

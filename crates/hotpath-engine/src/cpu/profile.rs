@@ -9,9 +9,16 @@ use super::unwind::Modules;
 
 /// Distinct call stacks kept; samples of further new stacks are counted together.
 const MAX_STACKS: usize = 50_000;
-/// CPU time above which one signal's samples count as delivered late: 5 ticks at
-/// HZ=250, 2 at HZ=100, so an idle machine's tick-sized lumps never reach it.
+/// CPU time above which one signal's merged expiries count as delivered late: 5 ticks
+/// at HZ=250, 2 at HZ=100, so an idle machine's tick-sized lumps never reach it.
 const LATE_NS: u64 = 20_000_000;
+
+/// Whether a signal of `weight` periods was found late: it merged expiries (a lone
+/// expiry is on time, however long the period: 10 Hz samples 100 ms each) and they
+/// span more than [`LATE_NS`].
+fn is_late(weight: u64, period_ns: u64) -> bool {
+    weight > 1 && weight.saturating_mul(period_ns) > LATE_NS
+}
 
 pub(crate) struct Profile {
     pub(crate) hz: u64,
@@ -69,7 +76,7 @@ impl Profile {
         self.samples += weight;
         self.signals += 1;
         self.truncated += u64::from(raw.truncated) * weight;
-        if weight.saturating_mul(self.period_ns()) > LATE_NS {
+        if is_late(weight, self.period_ns()) {
             self.late += weight;
         }
         let ids = &raw.ids[..raw.ids_len];
@@ -106,4 +113,18 @@ fn bump(counts: &mut Vec<u64>, id: u32, weight: u64) {
         counts.resize(id + 1, 0);
     }
     counts[id] += weight;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_late;
+
+    #[test]
+    fn a_signal_is_late_when_its_merged_expiries_span_over_20_ms() {
+        // 1 kHz: a tick's lump at HZ=250 (4) and HZ=100 (10) is on time, 21 is late.
+        assert!(!is_late(4, 1_000_000) && !is_late(10, 1_000_000) && !is_late(20, 1_000_000));
+        assert!(is_late(21, 1_000_000));
+        // 10 Hz: one expiry is 100 ms of CPU and on time; two merged are late.
+        assert!(!is_late(1, 100_000_000) && is_late(2, 100_000_000));
+    }
 }

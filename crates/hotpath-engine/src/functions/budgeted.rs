@@ -36,7 +36,7 @@
 use std::mem::MaybeUninit;
 
 use super::guard::{BudgetFrame, FnGuard};
-use crate::record::{self as recorder, hooks, FnSite, ThreadRecorder, Usage, FORCE, NORMAL, UNTIMED};
+use crate::record::{self as recorder, hooks, FnSite, SiteCell, ThreadRecorder, Usage, FORCE, NORMAL, UNTIMED};
 use crate::switch;
 
 /// A timed call under the budget.
@@ -104,10 +104,17 @@ impl FnGuard {
         if mode == NORMAL {
             r.mark_untimed();
         }
+        Some(Self::on_depth(recorder, cell, mode, DEPTH))
+    }
+
+    /// The guard of a counted untimed call that keeps its site's depth until it ends
+    /// (`tag` [`DEPTH`] or [`SHADOW`]), so that a timed call inside it is not outermost.
+    #[inline(always)]
+    fn on_depth(recorder: *const ThreadRecorder, cell: &SiteCell, saved_mode: u8, tag: usize) -> Self {
         cell.enter(u64::MAX);
-        let mut guard = Self::tagged(recorder.wrapping_byte_add(DEPTH));
-        guard.budget = MaybeUninit::new(BudgetFrame { cell, saved_var: 0.0, shift: 0, saved_mode: mode });
-        Some(guard)
+        let mut guard = Self::tagged(recorder.wrapping_byte_add(tag));
+        guard.budget = MaybeUninit::new(BudgetFrame { cell, saved_var: 0.0, shift: 0, saved_mode });
+        guard
     }
 
     /// A timed call under the budget, any call under `SHADOW`, or one whose site,
@@ -137,14 +144,11 @@ impl FnGuard {
             if !recursive && state != switch::SHADOW {
                 return if mode == NORMAL { Self::tagged(recorder) } else { Self::inactive() };
             }
-            // On its site's depth, so that a timed call inside it is not outermost.
-            cell.enter(u64::MAX);
-            let tag = if state == switch::SHADOW { SHADOW } else { DEPTH };
-            let mut guard = Self::tagged(recorder.wrapping_byte_add(tag));
-            guard.budget = MaybeUninit::new(BudgetFrame { cell, saved_var: 0.0, shift: 0, saved_mode: mode });
-            if tag == SHADOW {
-                guard.start = MaybeUninit::new(Usage::now());
+            if state != switch::SHADOW {
+                return Self::on_depth(recorder, cell, mode, DEPTH);
             }
+            let mut guard = Self::on_depth(recorder, cell, mode, SHADOW);
+            guard.start = MaybeUninit::new(Usage::now());
             return guard;
         }
         let shift = if mode == FORCE { 0 } else { w.redraw(site.shift()) };

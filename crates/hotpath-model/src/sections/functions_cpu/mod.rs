@@ -22,11 +22,12 @@ pub struct FunctionsCpu {
     pub dropped_samples: u64,
     /// Samples whose measured stack was deeper than 64 frames (outer frames kept).
     pub truncated_samples: u64,
-    /// Samples that arrived in one signal standing for more than 20 ms of CPU: the
-    /// kernel found their timer's expiries late (CPU timers are checked at scheduler
-    /// ticks while the thread runs, and on a contended CPU far less often). They are
-    /// charged to the code running at delivery, so a function shorter than that gets
-    /// an unreliable share when this is a large part of `samples`.
+    /// Samples that arrived in one signal merging expiries over more than 20 ms of
+    /// CPU (one expiry of a long period is on time): the kernel found them late (it
+    /// checks CPU timers at scheduler ticks while the thread runs, and on a contended
+    /// CPU far less often). They are charged to the code running at delivery, so a
+    /// function shorter than that gets an unreliable share when they are a large part
+    /// of `samples`.
     #[serde(default)]
     pub late_samples: u64,
     /// Whether native call stacks were captured (for the exported files).
