@@ -33,6 +33,7 @@ fn loom_channel_ring_pairs_a_send_with_its_receive_at_most_once() {
             let ring = Arc::clone(&ring);
             thread::spawn(move || match ring.read(0) {
                 Stamp::Sent(tick) => Some(tick),
+                Stamp::Skipped => None,
                 Stamp::Missing => ring.claim(0, 50),
             })
         };
@@ -66,8 +67,34 @@ fn loom_channel_ring_reads_are_never_torn() {
         writer.join().unwrap();
         match reader.join().unwrap() {
             Stamp::Sent(tick) => assert_eq!(tick, 100),
+            Stamp::Skipped => panic!("no message was skipped"),
             Stamp::Missing => {}
         }
         assert_eq!(ring.read(2), Stamp::Sent(300));
+    });
+}
+
+/// An untimed send (`skip`) and its receive race: neither side pairs a tick, and the
+/// receive reads "skipped" or claims in vain, never a tick of another message.
+#[test]
+fn loom_channel_ring_a_skipped_send_pairs_nothing() {
+    loom::model(|| {
+        let ring = Arc::new(Ring::new(2));
+        ring.stamp(0, 100, 0, false);
+        let sender = {
+            let ring = Arc::clone(&ring);
+            thread::spawn(move || ring.skip(2, 1, false))
+        };
+        let receiver = {
+            let ring = Arc::clone(&ring);
+            thread::spawn(move || match ring.read(2) {
+                Stamp::Sent(tick) => Some(tick),
+                Stamp::Skipped => None,
+                Stamp::Missing => ring.claim(2, 50),
+            })
+        };
+        sender.join().unwrap();
+        assert_eq!(receiver.join().unwrap(), None, "a skipped message has no latency");
+        assert_ne!(ring.read(0), Stamp::Sent(100), "message 0's slot went to message 2");
     });
 }

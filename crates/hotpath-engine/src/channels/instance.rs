@@ -4,16 +4,17 @@
 //!
 //! Per message a send does one `fetch_add` on the sender line, a load of the receiver
 //! line, one clock read and a ring stamp; a receive does one `fetch_add` on the
-//! receiver line, one clock read, a ring read and a plain store into this thread's
-//! latency cell. Producers and consumers write separate cache lines.
+//! receiver line, a ring read, one clock read and a plain store into this thread's
+//! latency cell. Producers and consumers write separate cache lines. A message whose
+//! latency sampling leaves untimed reads no clock on either side (`stamp.rs`).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
 
 use super::ring::{Ring, Stamp, MAX_SLOTS};
 use super::slow::{History, SAMPLE_MS};
-use crate::record::{metric_timed, record_metric, Metric};
-use crate::sampling::Sampled;
+use super::stamp::{self, SAMPLE_EVERY, UNTIMED};
+use crate::record::{record_metric, Metric};
 use crate::sync::Padded;
 use crate::timeline::{self, Kind};
 use crate::{clock, memory};
@@ -165,27 +166,42 @@ impl Instance {
         self.senders.load(Relaxed) == 0 || (self.flavor == Flavor::Fifo && self.receivers.load(Relaxed) == 0)
     }
 
-    /// Counts one message handed to the channel at `tick` (read before the send call, or
-    /// when a blocked send got room), queued for `deliveries` receivers (1 except for
-    /// broadcast). Returns its sequence number.
+    /// The word of a message about to be sent (`stamp.rs`): whether its latency is
+    /// timed, and from which tick.
     #[inline(always)]
-    pub(crate) fn on_send(&self, tick: u64, deliveries: u64) -> u64 {
+    pub(crate) fn send_word(&self) -> u64 {
+        stamp::send_word(self.latency)
+    }
+
+    /// Counts one message handed to the channel with `word` ([`send_word`](Self::send_word),
+    /// taken before the send call, or [`stamp::retick`]ed when a blocked send got room),
+    /// queued for `deliveries` receivers (1 except for broadcast). Returns its sequence
+    /// number.
+    #[inline(always)]
+    pub(crate) fn on_send(&self, word: u64, deliveries: u64) -> u64 {
         let seq = self.tx.sent.fetch_add(1, Relaxed);
         if timeline::on() {
-            self.on_timeline(Kind::Send, tick, seq);
+            self.on_timeline(Kind::Send, stamp::exact_tick(word).unwrap_or_else(clock::now), seq);
         }
         if deliveries != 1 {
             self.tx.extra_queued.fetch_add(deliveries.wrapping_sub(1), Relaxed);
         }
         let consumed = self.rx.received.load(Relaxed);
-        if let Some(received) = self.ring.stamp(seq, tick, consumed, self.flavor != Flavor::Fifo) {
-            self.latency(received.saturating_sub(tick));
+        let overwrite = self.flavor != Flavor::Fifo;
+        if word == UNTIMED {
+            self.ring.skip(seq, consumed, overwrite);
+        } else if let Some(received) = self.ring.stamp(seq, word, consumed, overwrite) {
+            stamp::record_latency(self.latency, word, received);
         }
         let depth = if self.flavor == Flavor::Fifo { (seq + 1).saturating_sub(consumed) } else { self.queue_len() };
         if depth > self.tx.max_queue.load(Relaxed) {
             self.tx.max_queue.fetch_max(depth, Relaxed);
         }
-        self.maybe_sample(tick);
+        if let Some(tick) = stamp::exact_tick(word) {
+            self.maybe_sample(tick);
+        } else if seq % SAMPLE_EVERY == 0 {
+            self.maybe_sample(clock::now());
+        }
         seq
     }
 
@@ -206,28 +222,35 @@ impl Instance {
     }
 
     /// Counts one receive: of the next message in FIFO order, or of message `seq` for a
-    /// broadcast receiver, or of the latest value for watch.
+    /// broadcast receiver, or of the latest value for watch. The clock is read when
+    /// there is a latency to take (or to hand to a sender that has not stamped yet).
     #[inline(always)]
     pub(crate) fn on_receive(&self, seq: Option<u64>) {
         let nth = self.rx.received.fetch_add(1, Relaxed);
+        let seq = seq.unwrap_or(nth);
+        let found = if self.flavor.is_watch() { self.ring.latest() } else { self.ring.read(seq) };
+        if found == Stamp::Skipped {
+            if timeline::on() {
+                self.on_timeline(Kind::Receive, clock::now(), seq);
+            }
+            if nth % SAMPLE_EVERY == 0 {
+                self.maybe_sample(clock::now());
+            }
+            return;
+        }
         let now = clock::now();
         if timeline::on() {
-            self.on_timeline(Kind::Receive, now, seq.unwrap_or(nth));
+            self.on_timeline(Kind::Receive, now, seq);
         }
-        let stamp = if self.flavor.is_watch() {
-            self.ring.latest().map_or(Stamp::Missing, Stamp::Sent)
-        } else {
-            self.ring.read(seq.unwrap_or(nth))
-        };
-        match stamp {
-            Stamp::Sent(tick) => self.latency(now.saturating_sub(tick)),
+        match found {
+            Stamp::Sent(word) => stamp::record_latency(self.latency, word, now),
             // Overtook its sender's bookkeeping: the sender records the latency.
             Stamp::Missing if self.flavor == Flavor::Fifo => {
-                if let Some(tick) = self.ring.claim(nth, now) {
-                    self.latency(now.saturating_sub(tick));
+                if let Some(word) = self.ring.claim(nth, now) {
+                    stamp::record_latency(self.latency, word, now);
                 }
             }
-            Stamp::Missing => {}
+            Stamp::Missing | Stamp::Skipped => {}
         }
         self.maybe_sample(now);
     }
@@ -237,14 +260,6 @@ impl Instance {
     #[cfg(any(feature = "tokio", feature = "async-channel"))]
     pub(crate) fn on_discard(&self, count: u64) {
         self.rx.extra_dequeued.fetch_add(count, Relaxed);
-    }
-
-    /// Records one send-to-receive latency, for the sample time sampling keeps.
-    #[inline(always)]
-    fn latency(&self, ticks: u64) {
-        if let Some(shift) = metric_timed(Sampled::Channels, self.latency) {
-            record_metric(self.latency, ticks, shift);
-        }
     }
 
     /// A send that waited `ticks` on a full channel.

@@ -8,7 +8,8 @@
 //!   the instance back to its entry when the last is gone.
 //! - `send`, `receive`: the one send and the one receive sequence; each backend only
 //!   maps its own calls onto them.
-//! - `ring`: send ticks matched to receives in FIFO order, for latency.
+//! - `ring`: send ticks matched to receives in FIFO order, for latency; `stamp`:
+//!   which messages' latencies are timed, decided at the send.
 //! - `slow`: the slow-consumer rule, sampled by the channel's own operations.
 //! - one file per backend: `std` always; `tokio_*` (`tokio`), `futures_*` (`futures`),
 //!   `crossbeam`, `flume`, `async_channel` behind their features.
@@ -135,6 +136,7 @@ mod ring;
 mod section;
 mod send;
 mod slow;
+mod stamp;
 pub mod std;
 #[cfg(feature = "tokio")]
 pub mod tokio;

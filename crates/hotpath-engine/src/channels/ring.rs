@@ -18,6 +18,9 @@
 //! stamped ones are a sample spread over the backlog, and each reports its real latency.
 //! Each slot is a small seqlock (tag, tick), so a reader never pairs a tag with another
 //! send's tick; a rare collision loses a sample, never pairs a wrong one.
+//!
+//! A message whose latency is not timed (a sampling rate below 1, `stamp.rs`) is
+//! *skipped*: its send leaves only its tag, marked, so its receive reads no clock.
 
 use crate::sync::atomic::{fence, AtomicU64, Ordering};
 
@@ -27,6 +30,8 @@ const EMPTY: u64 = u64::MAX;
 const WRITING: u64 = u64::MAX - 1;
 /// Tag bit of a slot claimed by a receive that came before its send's stamp.
 const CLAIMED: u64 = 1 << 63;
+/// Tag bit of a message sent untimed: no tick to read.
+const SKIPPED: u64 = 1 << 62;
 /// Largest ring: 1024 slots of 16 bytes.
 pub(crate) const MAX_SLOTS: usize = 1024;
 
@@ -40,9 +45,18 @@ struct Slot {
 pub(crate) enum Stamp {
     /// The send tick of this message.
     Sent(u64),
+    /// Sent untimed: there is no latency to take.
+    Skipped,
     /// Not stamped (yet): the receive overtook the end of the send call, or the sender
     /// skipped it because the queue was deeper than the ring.
     Missing,
+}
+
+/// Whether a slot's tag holds the tick of a message that `consumed` receives have not
+/// reached (`EMPTY` and `WRITING` have both flag bits set).
+#[inline(always)]
+fn queued(held: u64, consumed: u64) -> bool {
+    held & (CLAIMED | SKIPPED) == 0 && held >= consumed
 }
 
 pub(crate) struct Ring {
@@ -74,8 +88,7 @@ impl Ring {
         if held == seq | CLAIMED {
             return Some(slot.tick.load(Ordering::Relaxed));
         }
-        let queued = held != EMPTY && held != WRITING && held & CLAIMED == 0 && held >= consumed;
-        if !overwrite && queued {
+        if !overwrite && queued(held, consumed) {
             return None;
         }
         slot.tag.store(WRITING, Ordering::Relaxed);
@@ -85,6 +98,18 @@ impl Ring {
         None
     }
 
+    /// Marks the `seq`-th message sent untimed, where [`stamp`](Self::stamp) would
+    /// store its tick. A receive that came first claimed the slot in vain: left as is.
+    #[inline(always)]
+    pub(crate) fn skip(&self, seq: u64, consumed: u64, overwrite: bool) {
+        let slot = &self.slots[(seq & self.mask) as usize];
+        let held = slot.tag.load(Ordering::Relaxed);
+        if held == seq | CLAIMED || (!overwrite && queued(held, consumed)) {
+            return;
+        }
+        slot.tag.store(seq | SKIPPED, Ordering::Release);
+    }
+
     /// A receive of message `seq` at `now` found no stamp: leaves `now` in the slot for
     /// the sender, unless a later message already owns the slot (then `seq` went
     /// unstamped for good) or the stamp landed meanwhile (returned).
@@ -92,19 +117,14 @@ impl Ring {
         let slot = &self.slots[(seq & self.mask) as usize];
         let held = slot.tag.load(Ordering::Acquire);
         if held == seq {
-            return match self.read(seq) {
-                Stamp::Sent(tick) => Some(tick),
-                Stamp::Missing => None,
-            };
+            return self.read(seq).tick();
         }
-        if held == WRITING || (held != EMPTY && held & CLAIMED == 0 && held > seq) {
+        // Skipped meanwhile, or a later message owns the slot (a skipped one too).
+        if held == seq | SKIPPED || held == WRITING || (held != EMPTY && held & CLAIMED == 0 && held & !SKIPPED > seq) {
             return None;
         }
         if slot.tag.compare_exchange(held, WRITING, Ordering::Acquire, Ordering::Relaxed).is_err() {
-            return match self.read(seq) {
-                Stamp::Sent(tick) => Some(tick),
-                Stamp::Missing => None,
-            };
+            return self.read(seq).tick();
         }
         slot.tick.store(now, Ordering::Relaxed);
         slot.tag.store(seq | CLAIMED, Ordering::Release);
@@ -115,8 +135,9 @@ impl Ring {
     #[inline(always)]
     pub(crate) fn read(&self, seq: u64) -> Stamp {
         let slot = &self.slots[(seq & self.mask) as usize];
-        if slot.tag.load(Ordering::Acquire) != seq {
-            return Stamp::Missing;
+        let tag = slot.tag.load(Ordering::Acquire);
+        if tag != seq {
+            return if tag == seq | SKIPPED { Stamp::Skipped } else { Stamp::Missing };
         }
         let tick = slot.tick.load(Ordering::Relaxed);
         fence(Ordering::Acquire);
@@ -129,15 +150,32 @@ impl Ring {
 
     /// The most recent stamp whatever its sequence number (watch: only the latest value
     /// can be seen).
-    pub(crate) fn latest(&self) -> Option<u64> {
+    pub(crate) fn latest(&self) -> Stamp {
         let slot = &self.slots[0];
         let tag = slot.tag.load(Ordering::Acquire);
         if tag == EMPTY || tag == WRITING || tag & CLAIMED != 0 {
-            return None;
+            return Stamp::Missing;
+        }
+        if tag & SKIPPED != 0 {
+            return Stamp::Skipped;
         }
         let tick = slot.tick.load(Ordering::Relaxed);
         fence(Ordering::Acquire);
-        (slot.tag.load(Ordering::Relaxed) == tag).then_some(tick)
+        if slot.tag.load(Ordering::Relaxed) == tag {
+            Stamp::Sent(tick)
+        } else {
+            Stamp::Missing
+        }
+    }
+}
+
+impl Stamp {
+    /// The send tick, if there is one.
+    fn tick(self) -> Option<u64> {
+        match self {
+            Stamp::Sent(tick) => Some(tick),
+            Stamp::Skipped | Stamp::Missing => None,
+        }
     }
 }
 
@@ -182,6 +220,38 @@ mod tests {
         ring.stamp(5, 80, 0, true);
         assert_eq!(ring.claim(1, 90), None, "a later message owns the slot");
         assert_eq!(ring.read(5), Stamp::Sent(80));
+    }
+
+    #[test]
+    fn a_skipped_message_reads_as_skipped_and_frees_its_slot() {
+        let ring = Ring::new(2);
+        ring.skip(0, 0, false);
+        assert_eq!(ring.read(0), Stamp::Skipped);
+        assert_eq!(ring.claim(0, 5), None, "nothing to claim");
+        assert_eq!(ring.read(0), Stamp::Skipped, "and the claim left the mark");
+        ring.stamp(2, 12, 0, false);
+        assert_eq!(ring.read(2), Stamp::Sent(12), "a skipped message holds no slot");
+        ring.skip(4, 0, false);
+        assert_eq!(ring.read(4), Stamp::Missing, "message 2 is still queued: 4 stays unmarked");
+        ring.skip(4, 3, false);
+        assert_eq!(ring.read(4), Stamp::Skipped);
+        // A receive of message 6 that overtakes its send claims the slot over an older
+        // mark; the untimed send then leaves the claim.
+        assert_eq!(ring.claim(6, 70), None);
+        ring.skip(6, 7, false);
+        assert_eq!(ring.stamp(6, 60, 7, false), Some(70), "the untimed send left the claim (a timed one pairs it)");
+        ring.skip(8, 0, true);
+        assert_eq!(ring.claim(6, 90), None, "a later skipped message owns the slot");
+    }
+
+    #[test]
+    fn the_latest_stamp_says_skipped() {
+        let ring = Ring::new(1);
+        assert_eq!(ring.latest(), Stamp::Missing);
+        ring.stamp(0, 10, 0, true);
+        assert_eq!(ring.latest(), Stamp::Sent(10));
+        ring.skip(1, 0, true);
+        assert_eq!(ring.latest(), Stamp::Skipped);
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! The one send sequence every channel backend shares: note the message (`log = true`),
-//! take the tick, send, count the send and keep the note; a send that would wait tries
+//! take the message's word (its tick, if its latency is timed: `stamp.rs`), send, count
+//! the send and keep the note; a send that would wait tries
 //! first and, only when the channel is full, times the waiting send as blocked. Each
 //! backend maps its own methods and error types onto [`Tx::send_now`] (or
 //! [`Tx::send_counted`]), [`Tx::send_or_wait`] and `Tx::send_or_wait_async`; a wait
@@ -9,6 +10,7 @@
 use std::future::Future;
 
 use super::handle::{Note, Tx};
+use super::stamp::retick;
 use crate::clock;
 
 /// Why a first, non-waiting try did not send.
@@ -20,19 +22,19 @@ pub(crate) enum Refused<T, E> {
 }
 
 impl<T> Tx<T> {
-    /// Before a send that may wait: the message's note and the send's tick.
+    /// Before a send that may wait: the message's note and word.
     /// ([`Tx::send_counted`], the std `send` of the benchmarks, takes the two itself:
     /// through this pair, or a struct, the `channel` row of `scripts/bench icount` rose
     /// from 164 to 168 instructions.)
     #[inline(always)]
     fn begin(&self, message: &T) -> (Note, u64) {
-        (self.note(message), clock::now())
+        (self.note(message), self.send_word())
     }
 
-    /// After a send that succeeded at `tick`, delivering `deliveries` messages.
+    /// After a send that succeeded with `word`, delivering `deliveries` messages.
     #[inline(always)]
-    fn done(&self, note: Note, tick: u64, deliveries: u64) {
-        self.on_send(tick, deliveries);
+    fn done(&self, note: Note, word: u64, deliveries: u64) {
+        self.on_send(word, deliveries);
         self.sent(note);
     }
 
@@ -70,9 +72,9 @@ impl<T> Tx<T> {
         deliveries: impl FnOnce(&R) -> u64,
     ) -> Result<R, E> {
         let note = self.note(&message);
-        let tick = clock::now();
+        let word = self.send_word();
         let returned = send(message)?;
-        self.on_send(tick, deliveries(&returned));
+        self.on_send(word, deliveries(&returned));
         self.sent(note);
         Ok(returned)
     }
@@ -86,17 +88,17 @@ impl<T> Tx<T> {
         try_send: impl FnOnce(T) -> Result<(), Refused<T, E>>,
         wait: impl FnOnce(T) -> Result<(), E>,
     ) -> Result<(), E> {
-        let (note, tick) = self.begin(&message);
-        let tick = match try_send(message) {
-            Ok(()) => tick,
+        let (note, word) = self.begin(&message);
+        let word = match try_send(message) {
+            Ok(()) => word,
             Err(Refused::Failed(error)) => return Err(error),
             Err(Refused::Full(message)) => {
                 let (result, end) = self.blocked(|| wait(message));
                 result?;
-                end
+                retick(word, end)
             }
         };
-        self.done(note, tick, 1);
+        self.done(note, word, 1);
         Ok(())
     }
 
@@ -112,17 +114,17 @@ impl<T> Tx<T> {
     where
         F: Future<Output = Result<(), E>>,
     {
-        let (note, tick) = self.begin(&message);
-        let tick = match try_send(message) {
-            Ok(()) => tick,
+        let (note, word) = self.begin(&message);
+        let word = match try_send(message) {
+            Ok(()) => word,
             Err(Refused::Failed(error)) => return Err(error),
             Err(Refused::Full(message)) => {
                 let (result, end) = self.blocked_async(wait(message)).await;
                 result?;
-                end
+                retick(word, end)
             }
         };
-        self.done(note, tick, 1);
+        self.done(note, word, 1);
         Ok(())
     }
 

@@ -6,8 +6,8 @@
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-use super::start::{decode, duration, SHADOW_ONLY, WEIGHTED};
 use crate::histogram::{Histogram, LocalHistogram};
+use crate::record::weighted_tick::{decode, duration, SHADOW_ONLY, WEIGHTED};
 use crate::record::Totals;
 use crate::sync::bump;
 

@@ -7,8 +7,9 @@
 //! - `wrapper`: `Io<T>`, delegating the sync traits and measuring each operation.
 //! - `tokio`: the async traits; an operation spans its first poll to `Ready`.
 //! - `sampling`: which operations are timed (`HOTPATH_TIME_SAMPLING_RATE`, or the
-//!   overhead budget's rate per entry); `start`: what an operation carries from its
-//!   first clock read to its end (its tick, and its weight under the budget).
+//!   overhead budget's rate per entry); what an operation carries from its first
+//!   clock read to its end (its tick, and its weight under the budget) is
+//!   `record/weighted_tick.rs`.
 //! - `record`: the per-operation hot path into this thread's cell.
 //! - `cell`, `recorder`: per-thread counters and histograms, merged over threads.
 //! - `section`: the `io` section of the report.
@@ -19,7 +20,6 @@ mod recorder;
 mod sampling;
 mod section;
 mod site;
-mod start;
 #[cfg(feature = "tokio")]
 mod tokio;
 mod wrapper;

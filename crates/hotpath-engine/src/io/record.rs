@@ -6,8 +6,8 @@ use std::io::ErrorKind;
 use super::cell::{Kind, UNTIMED};
 use super::recorder;
 use super::site::IoEntry;
-use super::start::{duration, SHADOW_ONLY};
 use crate::entries::Entry;
+use crate::record::weighted_tick::{duration, SHADOW_ONLY};
 use crate::switch;
 use crate::timeline;
 

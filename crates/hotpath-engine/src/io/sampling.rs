@@ -10,8 +10,8 @@
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 use super::cell::UNTIMED;
-use super::start::{weighted_start, SHADOW_ONLY};
 use crate::clock;
+use crate::record::weighted_tick::{weighted_start, SHADOW_ONLY};
 use crate::sampling::{self, Sampled};
 use crate::switch;
 

@@ -20,7 +20,9 @@
 //! - `select`: rows merged by name, focus filter and row limit.
 //! - `countdown`: which calls the overhead budget times (a per-thread table by site of
 //!   `countdown_word`s).
-//! - `weighted`: what budget-sampled calls add (weights, variances) and the intervals.
+//! - `weighted`: what budget-sampled calls add (weights, variances) and the intervals;
+//!   `weighted_tick`, the start tick of an operation timed at `2^-k` with its `k`
+//!   (`io!` operations, channel messages).
 //! - `exit_hook`: final numbers of threads that exit, for the threads view.
 
 #[cfg(feature = "alloc")]
@@ -47,6 +49,7 @@ mod starts;
 mod thread;
 mod usage;
 pub(crate) mod weighted;
+pub(crate) mod weighted_tick;
 
 #[cfg(feature = "alloc")]
 pub(crate) use alloc_cell::{inclusive, set_inclusive, AllocCell, AllocTotals};

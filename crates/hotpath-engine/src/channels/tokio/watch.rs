@@ -9,7 +9,6 @@ use ::tokio::sync::watch::{self, error};
 use super::super::handle::{open, Rx, Tx};
 use super::super::instance::Flavor;
 use super::super::instrument::{InstrumentChannel, Wrapping};
-use crate::clock;
 
 /// A wrapped [`tokio::sync::watch::Sender`].
 pub struct Sender<T> {
@@ -46,17 +45,17 @@ impl<T> Sender<T> {
 
     /// As [`tokio::sync::watch::Sender::send_modify`].
     pub fn send_modify<F: FnOnce(&mut T)>(&self, modify: F) {
-        let tick = clock::now();
+        let word = self.meta.send_word();
         self.inner.send_modify(modify);
-        self.meta.on_send(tick, 1);
+        self.meta.on_send(word, 1);
     }
 
     /// As [`tokio::sync::watch::Sender::send_if_modified`]; counts a send when it notified.
     pub fn send_if_modified<F: FnOnce(&mut T) -> bool>(&self, modify: F) -> bool {
-        let tick = clock::now();
+        let word = self.meta.send_word();
         let modified = self.inner.send_if_modified(modify);
         if modified {
-            self.meta.on_send(tick, 1);
+            self.meta.on_send(word, 1);
         }
         modified
     }

@@ -1,6 +1,7 @@
-//! The `start` an `io!` operation carries from its first clock read to its end: its
-//! tick when timed exactly, or under the overhead budget the tick with the `k` of its
-//! weight `2^k` (`sampling::start`, `cell::TransferCell::complete`).
+//! The start tick an operation carries from its first clock read to its end when its
+//! two reads are far apart (an `io!` operation's start and end, `io/sampling.rs`; a
+//! channel message's send and receive, `channels/stamp.rs`): its tick when timed
+//! exactly, or under the overhead budget the tick with the `k` of its weight `2^k`.
 
 /// The `start` of an operation timed at weight `2^k` > 1 under the budget (or
 /// [`SHADOW_ONLY`]): this bit set, the tick shifted left by [`K_BITS`] below it, and
