@@ -24,7 +24,8 @@ pub fn start(options: &Options) {
     for kind in crate::sampling::Sampled::ALL {
         crate::sampling::set_rate(kind, options.time_sampling[kind as usize]);
     }
-    crate::budget::start(options.overhead_budget, options.budget_shadow);
+    // Its thread's name and queued start are the profiler's allocations, not the program's.
+    crate::memory::untracked(|| crate::budget::start(options.overhead_budget, options.budget_shadow));
     #[cfg(feature = "services")]
     crate::services::configure(options);
     // Under Callgrind the samplers stay off: what they run would be counted too.
@@ -138,6 +139,7 @@ pub fn collect(
             o.floor_ratio,
             (o.costs.timed_ns, o.costs.untimed_ns, o.costs.recursive_ns),
         )
+        .with_thread_ratio(o.thread_ratio)
     });
     // Calibration may wait up to 1 ms; skip it when there is nothing to convert. Calls
     // still running count: their ages and poll times are in ticks too.

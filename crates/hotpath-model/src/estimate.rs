@@ -65,10 +65,16 @@ pub struct Overhead {
     /// The configured budget, a fraction of the process's CPU time (0.01 for 1%).
     pub budget: f64,
     /// The profiler's estimated share of the process's CPU time since the start:
-    /// calls × calibrated cost of a timed or untimed call, plus its `hp-budget` thread.
+    /// calls × calibrated cost of a timed or untimed call, plus its `hp-budget` thread's
+    /// decisions (not its one-off start-up calibration).
     pub profiler_overhead_ratio: f64,
     /// Of that, what counting every call costs: no timing rate can go below it.
     pub counting_floor_ratio: f64,
+    /// Of that, the `hp-budget` thread's own decisions (its wake-ups, every 0.1 to
+    /// 1.6 s): no rate lowers it either; in a mostly idle program it can be most of
+    /// the ratio (absent in reports of older versions: 0).
+    #[serde(default)]
+    pub thread_ratio: f64,
     /// The calibrated cost of a timed call on this machine, ns (the accounting's unit).
     pub timed_call_ns: f64,
     /// The calibrated cost of an untimed (counted only) call, ns.
@@ -88,9 +94,17 @@ impl Overhead {
             budget,
             profiler_overhead_ratio,
             counting_floor_ratio,
+            thread_ratio: 0.0,
             timed_call_ns,
             untimed_call_ns,
             recursive_untimed_call_ns,
         }
+    }
+
+    /// The share of the `hp-budget` thread's decisions.
+    #[must_use]
+    pub fn with_thread_ratio(mut self, thread_ratio: f64) -> Self {
+        self.thread_ratio = thread_ratio;
+        self
     }
 }

@@ -47,10 +47,11 @@ pub fn render_table_parts(report: &Report, emit: &mut dyn FnMut(&str)) {
     }
     if let Some(o) = &meta.overhead {
         out.push_str(&format!(
-            "[hotpath] overhead budget {}: the profiler took ≈{} of CPU time (counting every call: {})\n",
+            "[hotpath] overhead budget {}: the profiler took ≈{} of CPU time (counting every call: {}; its budget thread's decisions: {})\n",
             percent(o.budget),
             percent(o.profiler_overhead_ratio),
-            percent(o.counting_floor_ratio)
+            percent(o.counting_floor_ratio),
+            percent(o.thread_ratio)
         ));
     }
     if meta.dropped > 0 {

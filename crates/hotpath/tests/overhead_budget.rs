@@ -142,6 +142,21 @@ fn a_tiny_function_is_counted_exactly_and_its_counting_floor_reported() {
     assert!(num(&o["timed_call_ns"]) > num(&o["untimed_call_ns"]), "{o}");
 }
 
+/// A cold site stays exact in a mostly idle program (100 calls, 10 ms apart): the
+/// budget's thread wakes up for its decisions at a cost no rate lowers (tens of µs of
+/// CPU each), which at 1% of an idle program's CPU took the whole budget, and every
+/// site fell to the lowest rate.
+#[test]
+fn a_cold_site_stays_exact_in_an_idle_program() {
+    let report = release_run(&["cold", "100"], &[("HOTPATH_OVERHEAD_BUDGET", "1%")]);
+    let cold = row(&report, "case_budget::cold");
+    assert_eq!(cold["calls"], 100u64);
+    assert!(cold.get("timed_calls").is_none() && cold.get("estimate").is_none(), "every call timed: {cold:#}");
+    let o = &report["meta"]["overhead"];
+    let (ratio, thread) = (num(&o["profiler_overhead_ratio"]), num(&o["thread_ratio"]));
+    assert!((0.0..=ratio).contains(&thread), "the thread's decisions are a part of the ratio: {o}");
+}
+
 /// The table marks estimates; a bad budget is a warning and no budget; a static
 /// functions rate wins over the budget (debug build: behaviour, not figures).
 #[test]

@@ -13,9 +13,15 @@ use crate::clock::{process_cpu_ns, thread_cpu_ns};
 use crate::record::{self, SiteTotals};
 use crate::sync::lock;
 
-/// How often rates are decided: each decision costs the thread a few tens of µs of
-/// CPU (a wake-up, two clock syscalls, a pass over the cells), a budget of its own.
+/// How often rates are decided while any site is near its share: each decision costs
+/// the thread a few tens of µs of CPU (mostly the wake-up itself: 28-36 µs for a bare
+/// `nanosleep` on the project's VM), a budget of its own.
 const INTERVAL: Duration = Duration::from_millis(100);
+/// The longest wait between decisions: while timing everything exactly would cost
+/// under a quarter of the budget, each wait doubles up to this, so an idle program
+/// pays a wake-up every 1.6 s (its first hot interval is then decided on counts
+/// averaged over up to this long, and the next decision comes after [`INTERVAL`]).
+const MAX_INTERVAL: Duration = Duration::from_millis(1600);
 /// The delay before the thread is created: a program shorter than that runs exact
 /// and never creates it; a longer one runs exact only that long (plus the
 /// calibration, under 1 ms) before the first decision.
@@ -38,13 +44,16 @@ struct State {
     metric: Smoothed,
     io: Smoothed,
     last_tick: Option<(Instant, u64)>,
-    /// The thread's own CPU time at the last tick.
-    own_then: u64,
+    /// [`OWN_NS`] when the session started.
+    own_start: u64,
+    /// The wait before the next decision.
+    interval: Duration,
 }
 
 static STATE: Mutex<Option<State>> = Mutex::new(None);
 static SPAWNED: AtomicBool = AtomicBool::new(false);
-/// CPU time the `hp-budget` thread itself has used.
+/// CPU time the `hp-budget` thread has used deciding (its creation and its one-off
+/// calibration are start-up costs, as the session's own start is: not counted).
 static OWN_NS: AtomicU64 = AtomicU64::new(0);
 
 /// Starts a session's budget (`None`: every call timed, as without one); `shadow`
@@ -71,7 +80,8 @@ pub(crate) fn start(budget: Option<f64>, shadow: bool) {
         io: Smoothed::default(),
         // The first tick decides from the calls since the start.
         last_tick: Some((Instant::now(), process_cpu_ns())),
-        own_then: OWN_NS.load(Relaxed),
+        own_start: OWN_NS.load(Relaxed),
+        interval: INTERVAL,
     });
     crate::switch::set_budgeted(true, shadow);
     if SPAWNED.swap(true, Relaxed) {
@@ -85,19 +95,16 @@ pub(crate) fn start(budget: Option<f64>, shadow: bool) {
             // The restarted countdowns' draws: this thread's own stream.
             crate::sampling::seed_thread();
             let costs = calibrate::measure();
+            // The start (creation, calibration) is not in the accounting: a one-off,
+            // as when the report calibrates for a run too short to have started this.
+            let base = thread_cpu_ns();
             if let Some(state) = lock(&STATE).as_mut() {
                 state.costs = Some(costs);
-                // The calibration is a one-off: counted in the report's accounting
-                // (`OWN_NS`), not charged to the first interval's budget, which it
-                // would take whole (every hot site then dropped to 2^-20 at once).
-                state.own_then = thread_cpu_ns();
             }
             loop {
-                if crate::switch::enabled() {
-                    tick();
-                }
-                OWN_NS.store(thread_cpu_ns(), Relaxed);
-                std::thread::sleep(INTERVAL);
+                let interval = if crate::switch::enabled() { tick() } else { INTERVAL };
+                OWN_NS.store(thread_cpu_ns().saturating_sub(base), Relaxed);
+                std::thread::sleep(interval);
             }
         },
         |e| crate::diag::warn(&format!("could not start the overhead budget's thread ({e}); every call is timed")),
@@ -105,19 +112,20 @@ pub(crate) fn start(budget: Option<f64>, shadow: bool) {
 }
 
 /// One decision: each site's calls per second since the last tick (smoothed), the
-/// process's CPU per second, and the rates that fit the budget.
-fn tick() {
+/// process's CPU per second, and the rates that fit the budget. Returns the wait
+/// before the next.
+fn tick() -> Duration {
     let counts = record::call_counts();
     let metric_counts: Vec<u64> = record::metric_counts().into_iter().map(|(n, _)| n).collect();
     let io_counts = crate::io::op_counts();
     let cpu = process_cpu_ns();
     let now = Instant::now();
     let mut guard = lock(&STATE);
-    let Some(state) = guard.as_mut() else { return };
-    let Some(costs) = state.costs else { return };
+    let Some(state) = guard.as_mut() else { return INTERVAL };
+    let Some(costs) = state.costs else { return INTERVAL };
     state.last.resize(counts.len(), (0, 0));
     state.rates.resize(counts.len(), 0.0);
-    let Some((then, cpu_then)) = state.last_tick.replace((now, cpu)) else { return };
+    let Some((then, cpu_then)) = state.last_tick.replace((now, cpu)) else { return INTERVAL };
     let secs = now.duration_since(then).as_secs_f64().max(1e-6);
     let sites = record::registered_sites();
     // Calls timed beyond their site's own rate: forced by a parent timed at a rate
@@ -142,16 +150,22 @@ fn tick() {
     state.metric.update(&metric_counts, secs);
     state.io.update(&io_counts, secs);
     let cpu_per_sec = cpu.saturating_sub(cpu_then) as f64 / secs;
-    // The thread's own CPU comes out of the budget too.
-    let own = OWN_NS.load(Relaxed);
-    let own_per_sec = own.saturating_sub(state.own_then) as f64 / secs;
-    state.own_then = own;
     let forced_ns = forced * (costs.timed_ns - costs.untimed_ns).max(0.0);
     let recursive_ns = recursive * (costs.recursive_ns - costs.untimed_ns).max(0.0);
-    let budget_ns = (state.budget * cpu_per_sec - own_per_sec - forced_ns - recursive_ns).max(0.0);
+    // What the rates can buy. The thread's own CPU is not taken from it (no rate
+    // lowers that; in an idle program it took the whole budget and every site, cold
+    // ones too, fell to the lowest rate), and when forced calls and recursive sites'
+    // extra counting take it all, a tenth still goes to timing, as when counting
+    // alone does (`plan`).
+    let whole = state.budget * cpu_per_sec;
+    let budget_ns = (whole - forced_ns - recursive_ns).max(0.1 * whole);
     // One water-filling over function sites and metrics alike: a timed operation costs
     // about what a timed call does (two clock reads and a cell's bookkeeping).
     let all: Vec<f64> = state.rates.iter().chain(&state.metric.rates).chain(&state.io.rates).copied().collect();
+    // Nothing near its share (every site exact after this decision): wait longer.
+    let exact_ns = all.iter().sum::<f64>() * costs.timed_ns;
+    state.interval = if exact_ns <= budget_ns / 4.0 { (state.interval * 2).min(MAX_INTERVAL) } else { INTERVAL };
+    let interval = state.interval;
     let mut shifts = super::plan::shifts(&all, budget_ns, costs.timed_ns, costs.untimed_ns);
     let io_shifts = shifts.split_off(state.rates.len() + state.metric.rates.len());
     let metric_shifts = shifts.split_off(state.rates.len());
@@ -176,6 +190,7 @@ fn tick() {
     if !raised.is_empty() {
         record::restart_countdowns(&raised, &mut crate::sampling::draw);
     }
+    interval
 }
 
 /// Operations per second of a set of ids, smoothed over a few ticks.
@@ -217,10 +232,13 @@ pub(crate) struct Overhead {
     /// The configured budget (a fraction).
     pub(crate) budget: f64,
     /// Estimated CPU time of timing and counting (calls and operations × calibrated costs)
-    /// plus the `hp-budget` thread's own, over the process's CPU time since the start.
+    /// plus the `hp-budget` thread's decisions, over the process's CPU time since the
+    /// start.
     pub(crate) ratio: f64,
     /// Of that, what counting every call costs, which no rate can lower.
     pub(crate) floor_ratio: f64,
+    /// Of that, the thread's decisions, which no rate lowers either.
+    pub(crate) thread_ratio: f64,
     /// The calibrated costs of a timed and an untimed call, in ns.
     pub(crate) costs: Costs,
 }
@@ -228,10 +246,10 @@ pub(crate) struct Overhead {
 /// The overhead of the session so far, from the merged site and metric totals; `None`
 /// without a budget. Measures the costs here if the thread has not yet (a short run).
 pub(crate) fn overhead(totals: &[SiteTotals], metrics: &[SiteTotals], io_timed: u64) -> Option<Overhead> {
-    let (budget, cpu_start, costs) = {
+    let (budget, cpu_start, costs, own_start) = {
         let guard = lock(&STATE);
         let state = guard.as_ref()?;
-        (state.budget, state.cpu_start_ns, state.costs)
+        (state.budget, state.cpu_start_ns, state.costs, state.own_start)
     };
     let costs = costs.unwrap_or_else(|| {
         let costs = crate::memory::untracked(calibrate::measure);
@@ -250,6 +268,12 @@ pub(crate) fn overhead(totals: &[SiteTotals], metrics: &[SiteTotals], io_timed: 
     let recursive: u64 = totals.iter().zip(&sites).filter(|(_, s)| s.is_recursive()).map(|(t, _)| t.untimed).sum();
     let floor = all as f64 * costs.untimed_ns + recursive as f64 * (costs.recursive_ns - costs.untimed_ns).max(0.0);
     let timing = timed as f64 * (costs.timed_ns - costs.untimed_ns).max(0.0);
-    let own = OWN_NS.load(Relaxed) as f64;
-    Some(Overhead { budget, ratio: (floor + timing + own) / cpu, floor_ratio: floor / cpu, costs })
+    let own = OWN_NS.load(Relaxed).saturating_sub(own_start) as f64;
+    Some(Overhead {
+        budget,
+        ratio: (floor + timing + own) / cpu,
+        floor_ratio: floor / cpu,
+        thread_ratio: own / cpu,
+        costs,
+    })
 }

@@ -93,6 +93,11 @@ fn tiny(x: u64) -> u64 {
     y
 }
 
+#[hotpath::measure]
+fn cold(x: u64) -> u64 {
+    work(1) ^ x
+}
+
 /// Polls `f` on this thread until it is ready.
 fn block_on<F: Future>(f: F) -> F::Output {
     let mut f = std::pin::pin!(f);
@@ -138,7 +143,12 @@ fn main() {
         "tiny" => (0..n).for_each(|i| acc = tiny(acc ^ i)),
         "recursive" => (0..n).for_each(|_| acc ^= climb()),
         "instruments" => acc = instruments(n),
-        other => panic!("unknown mode {other:?}: split N, tiny N, recursive N or instruments N"),
+        // A mostly idle program: one call every 10 ms.
+        "cold" => (0..n).for_each(|i| {
+            acc ^= cold(i);
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }),
+        other => panic!("unknown mode {other:?}: split N, tiny N, recursive N, instruments N or cold N"),
     }
     black_box(acc);
 }
