@@ -17,11 +17,24 @@ use crate::record::SiteTotals;
 ///
 /// Under the overhead budget the sums and histogram are already weighted (each timed
 /// duration stands for `2^k`, `weighted.rs`): the count adds the durations the timed
-/// ones stand for, and the summary gets its rate and 95% intervals.
+/// ones stand for, and the summary gets its rate and 95% intervals. Where operations
+/// were left untimed while none timed at a rate below 1 stood for them (a site whose
+/// rate fell briefly, all of its operations then untimed), the timed ones are a plain
+/// sample: the count is the exact one and the sum is scaled by all over timed.
 pub(crate) fn stats(t: &SiteTotals, zeros: u64, ratio: f64, config: &Options) -> DurationStats {
     let ns = |ticks| to_ns(ticks, ratio);
     let w = &t.weighted;
-    let count = t.calls + w.extra + zeros;
+    // Not beside a static rate: one wins over the budget for its instrument, whose
+    // timed operations are then the seed's unscaled sample (which instrument this is
+    // is not known here, so any static rate keeps the seed's figures).
+    let budget_only = config.overhead_budget.is_some() && config.time_sampling.iter().all(|&r| r >= 1.0);
+    let plain = w.extra == 0 && t.untimed > 0 && t.calls > 0 && budget_only;
+    let (count, sum) = if plain {
+        let all = t.calls + t.untimed;
+        (all + zeros, (t.sum as f64 * all as f64 / t.calls as f64) as u64)
+    } else {
+        (t.calls + w.extra + zeros, t.sum)
+    };
     let (min, max) = match (t.calls, zeros) {
         (0, 0) => (0, 0),
         (0, _) => (0, 0),
@@ -32,13 +45,13 @@ pub(crate) fn stats(t: &SiteTotals, zeros: u64, ratio: f64, config: &Options) ->
     histogram.record_n(0, zeros);
     let mut stats = DurationStats::default();
     stats.count = count;
-    stats.total_ns = ns(t.sum);
-    stats.avg_ns = t.sum.checked_div(count).map_or(0, ns);
+    stats.total_ns = ns(sum);
+    stats.avg_ns = sum.checked_div(count).map_or(0, ns);
     stats.max_ns = ns(max);
     stats.percentiles_ns =
         Percentiles(config.percentiles.iter().map(|&p| (p, ns(histogram.percentile(p).clamp(min, max)))).collect());
     stats.buckets = buckets(&histogram, t.sum, ratio, config);
-    if w.extra > 0 {
+    if w.extra > 0 || plain {
         let at = |p: f64| ns(histogram.percentile(p).clamp(min, max));
         let mut e = DurationEstimate::default();
         // Operations the budget left untimed are counted (`untimed`) where the
@@ -46,6 +59,17 @@ pub(crate) fn stats(t: &SiteTotals, zeros: u64, ratio: f64, config: &Options) ->
         e.rate = t.calls as f64 / (t.calls + t.untimed.max(w.extra)).max(1) as f64;
         e.min_rate = 1.0 / f64::from(1u32 << w.max_shift.min(31));
         e.total_ns_ci95 = sum_ci95(stats.total_ns, w.var_total, max, w.max_shift, ratio);
+        if plain {
+            // The sample's spread is not kept: taken as its mean (an exponential
+            // duration's), `N (N/n - 1) mean²`, plus a longest-timed operation missed
+            // at the sample's own rate.
+            let (all, n) = (t.calls + t.untimed, t.calls);
+            let mean = t.sum as f64 / n as f64;
+            let var = all as f64 * (all as f64 / n as f64 - 1.0) * mean * mean;
+            let k = (all as f64 / n as f64).log2().ceil() as u32;
+            e.min_rate = e.rate;
+            e.total_ns_ci95 = sum_ci95(stats.total_ns, var, max, k, ratio);
+        }
         e.percentiles_ns_ci95 =
             config.percentiles.iter().map(|&p| (percentile_label(p), percentile_ci95(p, t.calls, at))).collect();
         // Tests only: the untimed operations' shadow plus the timed ones' own time.
@@ -98,6 +122,28 @@ mod tests {
     use hotpath_model::exponential_upper;
 
     use super::*;
+
+    /// 40 operations under the budget, 2 timed at rate 1 (10 and 30 ticks), 38 left
+    /// untimed while the rate was below 1: an estimate from a plain sample, with the
+    /// exact count; without a budget (a static rate) the seed's figures stay as they
+    /// were: the timed ones, unmarked.
+    #[test]
+    fn untimed_operations_with_no_weighted_ones_still_make_an_estimate() {
+        let mut t = SiteTotals::default();
+        (t.calls, t.untimed, t.sum, t.min, t.max) = (2, 38, 40, 10, 30);
+        t.histogram.record_n(10, 1);
+        t.histogram.record_n(30, 1);
+        let config = Options { overhead_budget: Some(0.01), ..Options::default() };
+        let s = stats(&t, 0, 1.0, &config);
+        assert_eq!((s.count, s.total_ns, s.avg_ns), (40, 800, 20));
+        let e = s.estimate.as_ref().expect("marked as an estimate");
+        assert_eq!((e.rate, e.min_rate), (0.05, 0.05));
+        let [lo, hi] = e.total_ns_ci95;
+        assert!(lo < 800 && 800 < hi && hi - lo > 800, "wide, around the estimate: {lo}..{hi}");
+        let s = stats(&t, 0, 1.0, &Options::default());
+        assert_eq!((s.count, s.total_ns), (2, 40));
+        assert!(s.estimate.is_none());
+    }
 
     /// Each value lands in the exponential bucket of its recorder bucket's midpoint
     /// (within 1.1% of the value), zeros apart, and the counts add up.
