@@ -25,7 +25,7 @@
 
 mod budget;
 mod duration;
-pub use budget::{budget_fraction, valid_budget};
+pub use budget::{budget_fraction, valid_budget, BUDGET_PROBLEM};
 pub use duration::duration_ns;
 
 /// Expands `$callback! { sections { ... } limits { ... } }` with the list (see the

@@ -128,10 +128,7 @@ fn one(arg: &Arg, out: &mut MainArgs) -> Result<(), Error> {
             let fraction = hotpath_sections::budget_fraction(&text).ok_or_else(|| {
                 Error::new(
                     arg.value_span,
-                    format!(
-                        "`overhead_budget` expects a share of CPU time like \"1%\" or \"0.01\" \
-                         (above 0, at most 50%), found {text:?}"
-                    ),
+                    format!("`overhead_budget` {}, found {text:?}", hotpath_sections::BUDGET_PROBLEM),
                 )
             })?;
             keep!(out.overhead_budget, Some(fraction));

@@ -208,7 +208,7 @@ const VARIABLES: &[Variable] = &[
         name: "HOTPATH_OVERHEAD_BUDGET",
         apply: |c, v| {
             let t = text(v)?;
-            let problem = "is not a share of CPU time like 1% or 0.01 (above 0, at most 50%)";
+            let problem = hotpath_sections::BUDGET_PROBLEM;
             c.options.overhead_budget = Some(hotpath_sections::budget_fraction(t).ok_or(problem)?);
             Ok(())
         },
