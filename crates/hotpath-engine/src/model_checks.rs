@@ -18,6 +18,16 @@ use loom::thread;
 
 use channel_ring::{Ring, Stamp};
 
+/// A receive of message `seq` at `now`, as `Instance::on_receive` reads the ring: the
+/// send's tick if stamped, nothing if skipped, else a claim (the tick if it landed).
+fn receive(ring: &Ring, seq: u64, now: u64) -> Option<u64> {
+    match ring.read(seq) {
+        Stamp::Sent(tick) => Some(tick),
+        Stamp::Skipped => None,
+        Stamp::Missing => ring.claim(seq, now),
+    }
+}
+
 /// A send and its receive race: whichever side comes second pairs the two ticks, at
 /// most once, and never with a tick of another message. (Readers are spawned after
 /// writers: loom's first schedule runs them later and backtracks from their reads.)
@@ -31,11 +41,7 @@ fn loom_channel_ring_pairs_a_send_with_its_receive_at_most_once() {
         };
         let receiver = {
             let ring = Arc::clone(&ring);
-            thread::spawn(move || match ring.read(0) {
-                Stamp::Sent(tick) => Some(tick),
-                Stamp::Skipped => None,
-                Stamp::Missing => ring.claim(0, 50),
-            })
+            thread::spawn(move || receive(&ring, 0, 50))
         };
         let paired_by_sender = sender.join().unwrap();
         let received = receiver.join().unwrap();
@@ -87,11 +93,7 @@ fn loom_channel_ring_a_skipped_send_pairs_nothing() {
         };
         let receiver = {
             let ring = Arc::clone(&ring);
-            thread::spawn(move || match ring.read(2) {
-                Stamp::Sent(tick) => Some(tick),
-                Stamp::Skipped => None,
-                Stamp::Missing => ring.claim(2, 50),
-            })
+            thread::spawn(move || receive(&ring, 2, 50))
         };
         sender.join().unwrap();
         assert_eq!(receiver.join().unwrap(), None, "a skipped message has no latency");

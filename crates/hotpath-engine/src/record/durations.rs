@@ -50,7 +50,8 @@ pub(crate) fn stats(t: &SiteTotals, zeros: u64, ratio: f64, config: &Options) ->
     stats.max_ns = ns(max);
     stats.percentiles_ns =
         Percentiles(config.percentiles.iter().map(|&p| (p, ns(histogram.percentile(p).clamp(min, max)))).collect());
-    stats.buckets = buckets(&histogram, t.sum, ratio, config);
+    // The live histogram's `_sum` is the total, which the interval is around.
+    stats.buckets = buckets(&histogram, sum, ratio, config);
     if w.extra > 0 || plain {
         let at = |p: f64| ns(histogram.percentile(p).clamp(min, max));
         let mut e = DurationEstimate::default();
@@ -133,9 +134,10 @@ mod tests {
         (t.calls, t.untimed, t.sum, t.min, t.max) = (2, 38, 40, 10, 30);
         t.histogram.record_n(10, 1);
         t.histogram.record_n(30, 1);
-        let config = Options { overhead_budget: Some(0.01), ..Options::default() };
+        let config = Options { overhead_budget: Some(0.01), buckets: true, ..Options::default() };
         let s = stats(&t, 0, 1.0, &config);
         assert_eq!((s.count, s.total_ns, s.avg_ns), (40, 800, 20));
+        assert_eq!(s.buckets.as_ref().map(|b| b.sum_ns), Some(800), "the live histogram's sum is the total");
         let e = s.estimate.as_ref().expect("marked as an estimate");
         assert_eq!((e.rate, e.min_rate), (0.05, 0.05));
         let [lo, hi] = e.total_ns_ci95;
