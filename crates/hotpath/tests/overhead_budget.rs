@@ -142,6 +142,20 @@ fn a_tiny_function_is_counted_exactly_and_its_counting_floor_reported() {
     assert!(num(&o["timed_call_ns"]) > num(&o["untimed_call_ns"]), "{o}");
 }
 
+/// Before the budget's first decision (its thread starts 5 ms in, and a run this short
+/// never has it) a site called more than exact timing can pay for is timed at 1/16: 2,000
+/// calls at 1% and 25 ns a timed call. Every call of 100k was timed before.
+#[test]
+fn a_hot_site_is_sampled_before_the_first_decision() {
+    let report = release_run(&["tiny", "100000"], &[("HOTPATH_OVERHEAD_BUDGET", "1%")]);
+    let tiny = row(&report, "case_budget::tiny");
+    assert_eq!(tiny["calls"], 100_000u64);
+    // About 2,000 + 98,000 / 16 = 8,100; a later decision only lowers it.
+    let timed = num(&tiny["timed_calls"]);
+    assert!((500.0..25_000.0).contains(&timed), "{tiny:#}");
+    assert!(num(&tiny["estimate"]["rate"]) < 0.25, "{tiny:#}");
+}
+
 /// A cold site stays exact in a mostly idle program (100 calls, 10 ms apart): the
 /// budget's thread wakes up for its decisions at a cost no rate lowers (tens of µs of
 /// CPU each), which at 1% of an idle program's CPU took the whole budget, and every

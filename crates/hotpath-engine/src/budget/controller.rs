@@ -9,6 +9,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::calibrate::{self, Costs};
+use super::provisional;
 use crate::clock::{process_cpu_ns, thread_cpu_ns};
 use crate::record::{self, SiteTotals};
 use crate::sync::lock;
@@ -28,6 +29,10 @@ const MAX_INTERVAL: Duration = Duration::from_millis(1600);
 const FIRST: Duration = Duration::from_millis(5);
 /// The most a site's shift rises in one decision.
 const MAX_STEP: u32 = 4;
+/// The wait after a decision that [`MAX_STEP`] held back: a hot site reaches its rate
+/// within a few of these, not a few [`INTERVAL`]s (a 10 ns function's ramp from exact
+/// to 1/4096 took 300 ms and timed 900k calls, most of the profiler's cost in a 1 s run).
+const RAMP: Duration = Duration::from_millis(10);
 
 struct State {
     /// The budget, a fraction of the process's CPU time (0.01 for 1%).
@@ -65,11 +70,13 @@ pub(crate) fn start(budget: Option<f64>, shadow: bool) {
     record::reset_metric_shifts();
     crate::io::reset_shifts();
     let Some(budget) = budget else {
+        let _ = provisional::close();
         *lock(&STATE) = None;
         crate::switch::set_budgeted(false, false);
         return;
     };
     let costs = lock(&STATE).as_ref().and_then(|s| s.costs);
+    provisional::open(budget, FIRST, costs.map(|c| c.timed_ns));
     *lock(&STATE) = Some(State {
         budget,
         cpu_start_ns: process_cpu_ns(),
@@ -167,17 +174,21 @@ fn tick() -> Duration {
     state.interval = if exact_ns <= budget_ns / 4.0 { (state.interval * 2).min(MAX_INTERVAL) } else { INTERVAL };
     let interval = state.interval;
     let mut shifts = super::plan::shifts(&all, budget_ns, costs.timed_ns, costs.untimed_ns);
+    // A hot site ran at the provisional rate until now: the first step starts there.
+    let from = provisional::close();
     let io_shifts = shifts.split_off(state.rates.len() + state.metric.rates.len());
     let metric_shifts = shifts.split_off(state.rates.len());
-    apply(metric_shifts, record::metric_shift, record::set_metric_shift);
-    apply(io_shifts, crate::io::shift, crate::io::set_shift);
+    let mut held = apply(metric_shifts, record::metric_shift, record::set_metric_shift);
+    held |= apply(io_shifts, crate::io::shift, crate::io::set_shift);
     let mut raised = Vec::new();
     for (id, shift) in shifts.into_iter().enumerate() {
         if let Some(site) = sites.get(id).filter(|_| id > 0) {
             // A rate falls at most 2^MAX_STEP-fold a tick: a transient (a burst of
             // calls, an interval the process spent waiting for a core) must not leave
             // a site's next timed call millions of calls away.
-            let shift = shift.min(site.shift() + MAX_STEP);
+            let most = site.shift().max(from) + MAX_STEP;
+            held |= shift > most;
+            let shift = shift.min(most);
             if shift < site.shift() {
                 raised.push((id, shift));
             }
@@ -186,11 +197,19 @@ fn tick() -> Duration {
             }
         }
     }
+    if held {
+        // The doubling starts again from the shortest wait once the rates are reached.
+        state.interval = INTERVAL;
+    }
     drop(guard);
     if !raised.is_empty() {
         record::restart_countdowns(&raised, &mut crate::sampling::draw);
     }
-    interval
+    if held {
+        RAMP
+    } else {
+        interval
+    }
 }
 
 /// Operations per second of a set of ids, smoothed over a few ticks.
@@ -216,14 +235,17 @@ impl Smoothed {
 }
 
 /// Sets the shifts of an id space (metrics, `io!` entries), each rising at most
-/// [`MAX_STEP`] a tick as function sites' do.
-fn apply(shifts: Vec<u32>, get: fn(usize) -> u32, set: fn(usize, u32)) {
+/// [`MAX_STEP`] a tick as function sites' do. Returns whether that held one back.
+fn apply(shifts: Vec<u32>, get: fn(usize) -> u32, set: fn(usize, u32)) -> bool {
+    let mut held = false;
     for (id, shift) in shifts.into_iter().enumerate() {
+        held |= shift > get(id) + MAX_STEP;
         let shift = shift.min(get(id) + MAX_STEP);
         if shift != get(id) {
             set(id, shift);
         }
     }
+    held
 }
 
 /// The budget's figures for the report.

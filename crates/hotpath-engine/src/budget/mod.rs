@@ -15,9 +15,12 @@
 //! - `calibrate`: the cost of a timed and an untimed call on this machine.
 //! - `plan`: the water-filling, a pure function of rates and costs.
 //! - `controller`: the thread, its state and the overhead accounting of the report.
+//! - `provisional`: hot sites' rate before the thread's first decision.
 
 mod calibrate;
 mod controller;
 mod plan;
+mod provisional;
 
 pub(crate) use controller::{overhead, start};
+pub(crate) use provisional::shift as provisional_shift;
