@@ -33,6 +33,12 @@ const MAX_STEP: u32 = 4;
 /// within a few of these, not a few [`INTERVAL`]s (a 10 ns function's ramp from exact
 /// to 1/4096 took 300 ms and timed 900k calls, most of the profiler's cost in a 1 s run).
 const RAMP: Duration = Duration::from_millis(10);
+/// Short waits are rationed, so that a program whose sites heat up again and again does
+/// not wake the thread a hundred times a second: up to this many in a row (enough to go
+/// from the provisional rate to the lowest, `plan::MAX_SHIFT`), earned back at
+/// [`RAMPS_PER_SEC`].
+const MAX_RAMPS: f64 = 4.0;
+const RAMPS_PER_SEC: f64 = 1.0;
 
 struct State {
     /// The budget, a fraction of the process's CPU time (0.01 for 1%).
@@ -53,6 +59,8 @@ struct State {
     own_start: u64,
     /// The wait before the next decision.
     interval: Duration,
+    /// Short waits ([`RAMP`]) left, up to [`MAX_RAMPS`].
+    ramps: f64,
 }
 
 static STATE: Mutex<Option<State>> = Mutex::new(None);
@@ -89,6 +97,7 @@ pub(crate) fn start(budget: Option<f64>, shadow: bool) {
         last_tick: Some((Instant::now(), process_cpu_ns())),
         own_start: OWN_NS.load(Relaxed),
         interval: INTERVAL,
+        ramps: MAX_RAMPS,
     });
     crate::switch::set_budgeted(true, shadow);
     if SPAWNED.swap(true, Relaxed) {
@@ -197,6 +206,7 @@ fn tick() -> Duration {
             }
         }
     }
+    let ramp = take_ramp(&mut state.ramps, secs, held);
     if held {
         // The doubling starts again from the shortest wait once the rates are reached.
         state.interval = INTERVAL;
@@ -205,11 +215,22 @@ fn tick() -> Duration {
     if !raised.is_empty() {
         record::restart_countdowns(&raised, &mut crate::sampling::draw);
     }
-    if held {
+    if ramp {
         RAMP
     } else {
         interval
     }
+}
+
+/// Whether the next wait is a [`RAMP`]: a decision held back (`held`) `secs` after the
+/// last, with `ramps` short waits left (earned back over time, spent here).
+fn take_ramp(ramps: &mut f64, secs: f64, held: bool) -> bool {
+    *ramps = (*ramps + secs * RAMPS_PER_SEC).min(MAX_RAMPS);
+    let ramp = held && *ramps >= 1.0;
+    if ramp {
+        *ramps -= 1.0;
+    }
+    ramp
 }
 
 /// Operations per second of a set of ids, smoothed over a few ticks.
@@ -298,4 +319,19 @@ pub(crate) fn overhead(totals: &[SiteTotals], metrics: &[SiteTotals], io_timed: 
         thread_ratio: own / cpu,
         costs,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_waits_follow_held_decisions_and_are_rationed() {
+        let mut ramps = MAX_RAMPS;
+        assert!(!take_ramp(&mut ramps, 0.1, false), "nothing held: the usual wait");
+        let row: Vec<bool> = (0..6).map(|_| take_ramp(&mut ramps, 0.01, true)).collect();
+        // Four in a row (each 10 ms earns back a hundredth of one), then the usual wait.
+        assert_eq!(row, [true, true, true, true, false, false]);
+        assert!(take_ramp(&mut ramps, 1.0, true), "earned back within a second");
+    }
 }
