@@ -208,9 +208,26 @@ pub(crate) fn paused() -> bool {
     STATE.try_with(|s| s.paused.get() != 0).unwrap_or(true)
 }
 
-/// Stops counting this thread for good: for the profiler's own threads.
+/// Stops counting this thread for good: for the profiler's own threads. What the
+/// thread allocated before (the standard library's start of a named thread copies its
+/// name, 9 bytes for `hp-budget`, before the thread's own code runs) is taken back: its
+/// slot is zeroed and freed, so neither the process's totals nor the threads view
+/// count it.
 pub(crate) fn ignore_this_thread() {
-    STATE.with(|s| s.paused.set(s.paused.get() + 1));
+    STATE.with(|s| {
+        s.paused.set(s.paused.get() + 1);
+        let p = s.slot.replace(ptr::null());
+        if p.is_null() || ptr::eq(p, &s.fallback) {
+            return;
+        }
+        // SAFETY: a non-null slot other than the fallback is one of `TABLE`'s statics.
+        let slot = unsafe { &*p };
+        for c in [&slot.alloc_bytes, &slot.alloc_count, &slot.free_bytes, &slot.free_count] {
+            c.store(0, Ordering::Relaxed);
+        }
+        // Released after the zeroes: the next owner starts from them.
+        slot.tid.store(FREE, Ordering::Release);
+    });
 }
 
 /// Live threads' totals by OS thread id.

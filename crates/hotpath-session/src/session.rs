@@ -49,6 +49,14 @@ impl MainGuard {
         memory::untracked(|| Self { session: start(main, None) })
     }
 
+    /// As [`start`](Self::start), with the configuration built by `main` inside the
+    /// profiler's untracked scope: `#[hotpath::main]`'s expansion, whose builder copies
+    /// the caller's name and parses its parameters (allocations that were counted as
+    /// the program's, 21 bytes for `case_budget::main` with a format).
+    pub fn start_from(main: impl FnOnce() -> MainConfig) -> Self {
+        memory::untracked(|| Self { session: start(main(), None) })
+    }
+
     /// Whether this guard runs the session (false when another one was running).
     pub fn is_active(&self) -> bool {
         self.session.is_some()

@@ -335,6 +335,13 @@ pub mod __private {
             hotpath_live::install();
             Self { _session: hotpath_session::MainGuard::start(config) }
         }
+
+        /// Starts profiling with the configuration `config` builds, which runs as the
+        /// profiler's own work (its allocations are not the program's).
+        pub fn start_from(config: impl FnOnce() -> MainConfig) -> Self {
+            hotpath_live::install();
+            Self { _session: hotpath_session::MainGuard::start_from(config) }
+        }
     }
 }
 

@@ -28,3 +28,26 @@ fn wraps_the_programs_allocator() {
     let longest = rows.iter().find(|r| r["name"] == "custom_allocator::longest").unwrap();
     assert_eq!(longest["allocs_total"], 0, "{longest}");
 }
+
+/// The profiler's own allocations are not the program's: the standard library copies a
+/// named thread's name at its start, before the thread's code runs, and the budget's
+/// `hp-budget` thread made a run with a budget read 9 bytes and 1 allocation more than
+/// one without.
+#[test]
+fn the_profilers_threads_allocate_nothing_of_the_programs() {
+    let process = |budget: Option<&str>| {
+        let mut cmd = command("case_budget");
+        cmd.args(["split", "1000"]).env("HOTPATH_OUTPUT_FORMAT", "json");
+        if let Some(b) = budget {
+            cmd.env("HOTPATH_OVERHEAD_BUDGET", b);
+        }
+        let report = json_report(&run(&mut cmd));
+        let section = &report["functions_alloc"];
+        (section["process_alloc_bytes"].as_u64(), section["process_allocs"].as_u64(), report["meta"].clone())
+    };
+    let (bytes, allocs, _) = process(None);
+    let (budget_bytes, budget_allocs, meta) = process(Some("1%"));
+    assert!(meta["overhead"].is_object(), "the budget ran: {meta}");
+    assert!(bytes.is_some_and(|b| b > 0), "{bytes:?}");
+    assert_eq!((budget_bytes, budget_allocs), (bytes, allocs));
+}

@@ -45,7 +45,7 @@ pub(crate) fn main(args: MainArgs, item: TokenStream) -> TokenStream {
     }
     config.extend(report_and_limits(&args));
     let guard: syn::Stmt = syn::parse_quote! {
-        let __hotpath_main_guard = ::hotpath::__private::MainGuard::start(#config);
+        let __hotpath_main_guard = ::hotpath::__private::MainGuard::start_from(|| #config);
     };
     function.block.stmts.insert(0, guard);
     let allocator = allocator(args.allocator.map(Into::into));

@@ -53,7 +53,8 @@ macro_rules! setters {
                 #[cfg(feature = "hotpath")]
                 {
                     let $c = self.config;
-                    self.config = $on;
+                    // The profiler's copies of the values are not the program's.
+                    self.config = hotpath_engine::memory::untracked(|| $on);
                 }
                 self
             }
@@ -82,7 +83,7 @@ impl HotpathGuardBuilder {
     pub fn new(caller_name: &'static str) -> Self {
         Self {
             #[cfg(feature = "hotpath")]
-            config: MainConfig::new(caller_name),
+            config: hotpath_engine::memory::untracked(|| MainConfig::new(caller_name)),
         }
     }
 
