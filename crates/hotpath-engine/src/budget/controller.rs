@@ -5,7 +5,8 @@
 //! shows: what the profiler's timing cost, as a share of the process's CPU time.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
+use std::thread::Thread;
 use std::time::{Duration, Instant};
 
 use super::calibrate::{self, Costs};
@@ -61,10 +62,14 @@ struct State {
     interval: Duration,
     /// Short waits ([`RAMP`]) left, up to [`MAX_RAMPS`].
     ramps: f64,
+    /// When the session's first decision is due ([`FIRST`] after its start), until made.
+    first_due: Option<Instant>,
 }
 
 static STATE: Mutex<Option<State>> = Mutex::new(None);
 static SPAWNED: AtomicBool = AtomicBool::new(false);
+/// The `hp-budget` thread, which a later session wakes for its first decision.
+static THREAD: OnceLock<Thread> = OnceLock::new();
 /// CPU time the `hp-budget` thread has used deciding (its creation and its one-off
 /// calibration are start-up costs, as the session's own start is: not counted).
 static OWN_NS: AtomicU64 = AtomicU64::new(0);
@@ -98,9 +103,14 @@ pub(crate) fn start(budget: Option<f64>, shadow: bool) {
         own_start: OWN_NS.load(Relaxed),
         interval: INTERVAL,
         ramps: MAX_RAMPS,
+        first_due: Some(Instant::now() + FIRST),
     });
     crate::switch::set_budgeted(true, shadow);
     if SPAWNED.swap(true, Relaxed) {
+        // Asleep for up to MAX_INTERVAL: told to decide FIRST from now instead.
+        if let Some(thread) = THREAD.get() {
+            thread.unpark();
+        }
         return;
     }
     crate::spawn::after(
@@ -108,6 +118,7 @@ pub(crate) fn start(budget: Option<f64>, shadow: bool) {
         std::thread::Builder::new().name("hp-budget".into()).stack_size(128 * 1024),
         || {
             crate::memory::profiler_thread();
+            let _ = THREAD.set(std::thread::current());
             // The restarted countdowns' draws: this thread's own stream.
             crate::sampling::seed_thread();
             let costs = calibrate::measure();
@@ -117,14 +128,36 @@ pub(crate) fn start(budget: Option<f64>, shadow: bool) {
             if let Some(state) = lock(&STATE).as_mut() {
                 state.costs = Some(costs);
             }
+            let mut next = Instant::now();
             loop {
+                let now = Instant::now();
+                let due = first_due().map_or(next, |first| first.min(next));
+                if now < due {
+                    // Woken early by a new session (or spuriously): the wait is read again.
+                    std::thread::park_timeout(due - now);
+                    continue;
+                }
                 let interval = if crate::switch::enabled() { tick() } else { INTERVAL };
+                // Made (or moot), unless a session that started meanwhile is due later.
+                if let Some(state) = lock(&STATE).as_mut().filter(|s| s.first_due.is_some_and(|d| d <= now)) {
+                    state.first_due = None;
+                }
                 OWN_NS.store(thread_cpu_ns().saturating_sub(base), Relaxed);
-                std::thread::sleep(interval);
+                next = Instant::now() + interval;
             }
         },
-        |e| crate::diag::warn(&format!("could not start the overhead budget's thread ({e}); every call is timed")),
+        |e| {
+            // Every call timed, as the warning says, and a later session tries again.
+            let _ = provisional::close();
+            SPAWNED.store(false, Relaxed);
+            crate::diag::warn(&format!("could not start the overhead budget's thread ({e}); every call is timed"));
+        },
     );
+}
+
+/// When the running session's first decision is due, if it is not made yet.
+fn first_due() -> Option<Instant> {
+    lock(&STATE).as_ref().and_then(|s| s.first_due)
 }
 
 /// One decision: each site's calls per second since the last tick (smoothed), the
@@ -183,8 +216,10 @@ fn tick() -> Duration {
     state.interval = if exact_ns <= budget_ns / 4.0 { (state.interval * 2).min(MAX_INTERVAL) } else { INTERVAL };
     let interval = state.interval;
     let mut shifts = super::plan::shifts(&all, budget_ns, costs.timed_ns, costs.untimed_ns);
-    // A hot site ran at the provisional rate until now: the first step starts there.
-    let from = provisional::close();
+    // At the first decision a site called past the provisional threshold (on one
+    // thread, so at least that often in all) may run at the provisional rate: its step
+    // starts there, and a lower shift restarts its countdowns.
+    let threshold = provisional::close();
     let io_shifts = shifts.split_off(state.rates.len() + state.metric.rates.len());
     let metric_shifts = shifts.split_off(state.rates.len());
     let mut held = apply(metric_shifts, record::metric_shift, record::set_metric_shift);
@@ -195,10 +230,11 @@ fn tick() -> Duration {
             // A rate falls at most 2^MAX_STEP-fold a tick: a transient (a burst of
             // calls, an interval the process spent waiting for a core) must not leave
             // a site's next timed call millions of calls away.
-            let most = site.shift().max(from) + MAX_STEP;
-            held |= shift > most;
-            let shift = shift.min(most);
-            if shift < site.shift() {
+            let from = threshold.filter(|&t| counts[id].0 >= t).map_or(0, |_| provisional::SHIFT);
+            let current = site.shift().max(from);
+            held |= shift > current + MAX_STEP;
+            let shift = shift.min(current + MAX_STEP);
+            if shift < current {
                 raised.push((id, shift));
             }
             if site.shift() != shift {

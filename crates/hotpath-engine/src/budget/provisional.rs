@@ -16,7 +16,7 @@ use std::time::Duration;
 
 /// The rate of a site past its provisional threshold: 1/16, the most the collector's
 /// own first decision lowers a rate (its `MAX_STEP`).
-const SHIFT: u32 = 4;
+pub(super) const SHIFT: u32 = 4;
 /// The cost of a timed call assumed before this process's calibration (the project's
 /// machines measure 25-45 ns).
 const ASSUMED_TIMED_NS: f64 = 25.0;
@@ -33,14 +33,10 @@ pub(crate) fn open(budget: f64, first: Duration, timed_ns: Option<f64>) {
 }
 
 /// The collector decided (or the session has no budget): sites' own rates from now on.
-/// Returns the provisional shift if it was in force (the first decision's hot sites
-/// step down from it), else 0.
-pub(crate) fn close() -> u32 {
-    if THRESHOLD.swap(u64::MAX, Relaxed) == u64::MAX {
-        0
-    } else {
-        SHIFT
-    }
+/// Returns the threshold if it was in force (a site called at least that often may
+/// have run at [`SHIFT`]).
+pub(crate) fn close() -> Option<u64> {
+    Some(THRESHOLD.swap(u64::MAX, Relaxed)).filter(|&t| t != u64::MAX)
 }
 
 /// The shift for the next countdown of a site whose own is `shift`, called `calls`
@@ -64,8 +60,8 @@ mod tests {
         assert_eq!(shift(0, 1_999), 0, "under the threshold: exact");
         assert_eq!(shift(0, 2_000), SHIFT);
         assert_eq!(shift(9, 5_000), 9, "a site's own lower rate stands");
-        assert_eq!(close(), SHIFT, "the first decision steps down from the provisional rate");
+        assert_eq!(close(), Some(2_000), "the first decision learns the threshold");
         assert_eq!(shift(0, u64::MAX - 1), 0, "decided: the site's own rate");
-        assert_eq!(close(), 0);
+        assert_eq!(close(), None);
     }
 }

@@ -22,8 +22,9 @@
 //! A site's total counts its outermost calls only, so a timed call must know whether
 //! a call of its site, timed or not, is below it on the stack. The untimed path keeps
 //! no depth; a site seen recursing (a timed call finding its site's depth above 0,
-//! which a site's first calls on a thread, all timed until it passes the provisional
-//! threshold, `budget/provisional.rs`, show at once) is marked recursive and its calls all come here from then on (its countdown
+//! which before the session's first decision a site's first calls on a thread show at
+//! once: all timed up to the provisional threshold, `budget/provisional.rs`) is marked
+//! recursive and its calls all come here from then on (its countdown
 //! slot is diverted, `record/countdown.rs`), where an untimed call enters the site's
 //! depth and leaves it at its end ([`DEPTH`]). The untimed path of every other site
 //! is unchanged.

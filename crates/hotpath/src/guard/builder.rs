@@ -9,6 +9,11 @@ use super::{Format, Section};
 
 #[cfg(feature = "hotpath")]
 use hotpath_engine::sampling::Sampled;
+// The builder's own copies of values (names, paths, parsed specs) are the profiler's,
+// made untracked; values handed over whole (`sections`, `user_metadata`) stay the
+// program's, allocated and freed where it allocated them.
+#[cfg(feature = "hotpath")]
+use hotpath_engine::memory::untracked;
 #[cfg(feature = "hotpath")]
 use hotpath_session::MainConfig;
 
@@ -53,8 +58,7 @@ macro_rules! setters {
                 #[cfg(feature = "hotpath")]
                 {
                     let $c = self.config;
-                    // The profiler's copies of the values are not the program's.
-                    self.config = hotpath_engine::memory::untracked(|| $on);
+                    self.config = $on;
                 }
                 self
             }
@@ -83,13 +87,13 @@ impl HotpathGuardBuilder {
     pub fn new(caller_name: &'static str) -> Self {
         Self {
             #[cfg(feature = "hotpath")]
-            config: hotpath_engine::memory::untracked(|| MainConfig::new(caller_name)),
+            config: untracked(|| MainConfig::new(caller_name)),
         }
     }
 
     setters! {
         /// Percentile columns, each in 0..=100 (default 50, 95, 99).
-        fn percentiles(percentiles: &[f64]) => |c| c.percentiles(percentiles);
+        fn percentiles(percentiles: &[f64]) => |c| untracked(|| c.percentiles(percentiles));
         /// Output format (default table); `HOTPATH_OUTPUT_FORMAT` beats it.
         fn format(format: Format) => |c| c.output_format(format);
         /// Rows of every section (0 shows all); per-section limits set after it win.
@@ -99,7 +103,7 @@ impl HotpathGuardBuilder {
         /// Every section with data except these.
         fn sections_exclude(sections: Vec<Section>) => |c| c.sections_exclude(sections);
         /// Sections in the `HOTPATH_REPORT` grammar: `all`, `auto`, `channels,io`, `auto,-threads`.
-        fn report(spec: &str) => |c| c.report(spec);
+        fn report(spec: &str) => |c| untracked(|| c.report(spec));
         /// Free-form pairs shown with the report; `HOTPATH_USER_METADATA` adds to them.
         fn user_metadata(metadata: HashMap<String, String>) => |c| c.user_metadata(metadata);
         /// Fraction of every instrument's calls whose duration is measured (counts stay exact).
@@ -136,7 +140,8 @@ impl HotpathGuardBuilder {
     pub fn output_path(mut self, path: impl AsRef<Path>) -> Self {
         #[cfg(feature = "hotpath")]
         {
-            self.config = self.config.output_path(path);
+            let path = path.as_ref();
+            self.config = untracked(|| self.config.output_path(path));
         }
         #[cfg(not(feature = "hotpath"))]
         let _ = path.as_ref();
@@ -152,7 +157,7 @@ impl HotpathGuardBuilder {
     pub fn metrics_label(mut self, name: &str, value: &str) -> Self {
         #[cfg(feature = "hotpath")]
         {
-            self.config = self.config.metrics_label(name, value);
+            self.config = untracked(|| self.config.metrics_label(name, value));
         }
         #[cfg(not(feature = "hotpath"))]
         let _ = (name, value);
@@ -166,7 +171,7 @@ impl HotpathGuardBuilder {
     pub fn otlp_endpoint(mut self, url: &str) -> Self {
         #[cfg(feature = "hotpath")]
         {
-            self.config = self.config.otlp_endpoint(url);
+            self.config = untracked(|| self.config.otlp_endpoint(url));
         }
         #[cfg(not(feature = "hotpath"))]
         let _ = url;
@@ -194,7 +199,8 @@ impl HotpathGuardBuilder {
     pub fn timeline_output(mut self, path: impl AsRef<Path>) -> Self {
         #[cfg(feature = "hotpath")]
         {
-            self.config = self.config.timeline_output(path);
+            let path = path.as_ref();
+            self.config = untracked(|| self.config.timeline_output(path));
         }
         #[cfg(not(feature = "hotpath"))]
         let _ = path.as_ref();
@@ -206,7 +212,7 @@ impl HotpathGuardBuilder {
     pub fn before_shutdown(mut self, f: impl FnOnce() + Send + 'static) -> Self {
         #[cfg(feature = "hotpath")]
         {
-            self.config = self.config.before_shutdown(f);
+            self.config = untracked(|| self.config.before_shutdown(f));
         }
         #[cfg(not(feature = "hotpath"))]
         drop(f);
