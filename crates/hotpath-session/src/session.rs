@@ -46,7 +46,7 @@ impl MainGuard {
     /// and exit hooks, then turns recording on. If a session is running already, one
     /// line on stderr says so and the guard does nothing.
     pub fn start(main: MainConfig) -> Self {
-        memory::untracked(|| Self { session: start(main, None) })
+        Self::start_from(|| main)
     }
 
     /// As [`start`](Self::start), with the configuration built by `main` inside the

@@ -332,8 +332,7 @@ pub mod __private {
     impl MainGuard {
         /// Starts profiling with `config`.
         pub fn start(config: MainConfig) -> Self {
-            hotpath_live::install();
-            Self { _session: hotpath_session::MainGuard::start(config) }
+            Self::start_from(|| config)
         }
 
         /// Starts profiling with the configuration `config` builds, which runs as the

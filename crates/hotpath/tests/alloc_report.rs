@@ -37,7 +37,7 @@ fn wraps_the_programs_allocator() {
 fn the_profilers_threads_allocate_nothing_of_the_programs() {
     let process = |budget: Option<&str>| {
         let mut cmd = command("case_budget");
-        cmd.args(["split", "1000"]).env("HOTPATH_OUTPUT_FORMAT", "json");
+        cmd.args(["split", "3000"]).env("HOTPATH_OUTPUT_FORMAT", "json");
         if let Some(b) = budget {
             cmd.env("HOTPATH_OVERHEAD_BUDGET", b);
         }

@@ -39,10 +39,11 @@ pub(crate) fn close() -> Option<u64> {
     Some(THRESHOLD.swap(u64::MAX, Relaxed)).filter(|&t| t != u64::MAX)
 }
 
-/// The shift for the next countdown of a site whose own is `shift`, called `calls`
-/// times on this thread so far.
-pub(crate) fn shift(shift: u32, calls: u64) -> u32 {
-    if calls >= THRESHOLD.load(Relaxed) {
+/// The shift for the next countdown of a site whose own is `shift`, called `calls()`
+/// times on this thread so far (read only while the threshold is in force).
+pub(crate) fn shift(shift: u32, calls: impl FnOnce() -> u64) -> u32 {
+    let threshold = THRESHOLD.load(Relaxed);
+    if threshold != u64::MAX && calls() >= threshold {
         shift.max(SHIFT)
     } else {
         shift
@@ -57,11 +58,11 @@ mod tests {
     fn a_hot_site_is_sampled_until_the_first_decision_and_a_cold_one_stays_exact() {
         // 1% of 5 ms at 25 ns a timed call: 2,000 calls.
         open(0.01, Duration::from_millis(5), Some(25.0));
-        assert_eq!(shift(0, 1_999), 0, "under the threshold: exact");
-        assert_eq!(shift(0, 2_000), SHIFT);
-        assert_eq!(shift(9, 5_000), 9, "a site's own lower rate stands");
+        assert_eq!(shift(0, || 1_999), 0, "under the threshold: exact");
+        assert_eq!(shift(0, || 2_000), SHIFT);
+        assert_eq!(shift(9, || 5_000), 9, "a site's own lower rate stands");
         assert_eq!(close(), Some(2_000), "the first decision learns the threshold");
-        assert_eq!(shift(0, u64::MAX - 1), 0, "decided: the site's own rate");
+        assert_eq!(shift(0, || u64::MAX - 1), 0, "decided: the site's own rate");
         assert_eq!(close(), None);
     }
 }

@@ -152,8 +152,11 @@ impl FnGuard {
             guard.start = MaybeUninit::new(Usage::now());
             return guard;
         }
-        let shift =
-            if mode == FORCE { 0 } else { w.redraw(crate::budget::provisional_shift(site.shift(), cell.counted().0)) };
+        let shift = if mode == FORCE {
+            0
+        } else {
+            w.redraw(crate::budget::provisional_shift(site.shift(), || cell.counted().0))
+        };
         hooks::enter(id);
         let saved_mode = r.set_mode(if shift > 0 { FORCE } else { NORMAL });
         let (saved, saved_var) = r.push_budget_frame();
